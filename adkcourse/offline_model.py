@@ -1,0 +1,214 @@
+"""An offline, scripted stand-in for Gemini.
+
+The course runs with no network and no API key, yet every lesson must drive the *real*
+ADK ``Runner``: real function calls, real tools, real session services. ``OfflineModel`` is a
+``BaseLlm`` that answers from a small list of per-agent rules instead of a neural network:
+
+* ``on_user(pattern, call=...)``: when the latest user text matches, ask ADK to call a tool
+  with arguments taken from the text;
+* ``on_tool(name, reply=...)``: when the latest content is a function response, reply with
+  text built from it;
+* ``fallback(reply=...)``: otherwise, a plain reply.
+
+Every request the Runner sends is kept (``model.requests``), so a lesson can show exactly what
+a model was told: the system instruction after state injection and the declared tools. Every
+text it produces starts with ``OFFLINE_TAG`` so nobody mistakes it for a real model.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, AsyncGenerator, Callable, Optional
+
+from google.adk.models.base_llm import BaseLlm
+from google.adk.models.llm_request import LlmRequest
+from google.adk.models.llm_response import LlmResponse
+from google.genai import types
+from pydantic import ConfigDict, Field, PrivateAttr
+
+OFFLINE_TAG = "[offline model]"
+
+ArgsBuilder = Callable[[re.Match[str], "Turn"], dict[str, Any]]
+ReplyBuilder = Callable[["Turn"], str]
+
+
+@dataclass
+class Turn:
+  """What a rule gets to look at: the request and the parts of it rules usually need."""
+
+  request: LlmRequest
+  user_text: str
+  function_response: Optional[types.FunctionResponse] = None
+
+  @property
+  def instruction(self) -> str:
+    """The system instruction exactly as ADK sent it (state templates already filled in)."""
+    si = self.request.config.system_instruction if self.request.config else None
+    return si if isinstance(si, str) else ""
+
+  @property
+  def result(self) -> dict[str, Any]:
+    """The tool's return value, when this turn answers a function response."""
+    if self.function_response is None:
+      return {}
+    return dict(self.function_response.response or {})
+
+
+@dataclass
+class Rule:
+  """One scripted behaviour. Build rules with ``on_user``, ``on_tool`` and ``fallback``."""
+
+  kind: str  # "user", "tool" or "fallback"
+  pattern: Optional[re.Pattern[str]] = None
+  tool: Optional[str] = None
+  call: Optional[str] = None
+  args: Optional[ArgsBuilder] = None
+  reply: Optional[ReplyBuilder | str] = None
+  description: str = ""
+
+  def __repr__(self) -> str:
+    action = f"call {self.call}()" if self.call else "reply"
+    return f"<Rule {self.description} -> {action}>"
+
+
+def on_user(pattern: str, *, call: Optional[str] = None, args: Optional[ArgsBuilder] = None,
+            reply: Optional[ReplyBuilder | str] = None) -> Rule:
+  """Match the latest user text (case-insensitive regex search): call a tool, or reply."""
+  if (call is None) == (reply is None):
+    raise ValueError("on_user needs exactly one of call= or reply=")
+  return Rule("user", pattern=re.compile(pattern, re.IGNORECASE), call=call, args=args,
+              reply=reply, description=f"user says /{pattern}/")
+
+
+def on_tool(tool: str, *, reply: ReplyBuilder | str) -> Rule:
+  """Answer a function response from ``tool`` with text built from its result."""
+  return Rule("tool", tool=tool, reply=reply, description=f"after {tool}()")
+
+
+def fallback(reply: ReplyBuilder | str) -> Rule:
+  """The reply when no other rule matches."""
+  return Rule("fallback", reply=reply, description="anything else")
+
+
+def _latest_user_text(request: LlmRequest) -> str:
+  for content in reversed(request.contents):
+    if content.role != "user":
+      continue
+    texts = [p.text for p in content.parts or [] if p.text]
+    if texts:
+      return "\n".join(texts)
+  return ""
+
+
+def _latest_function_response(request: LlmRequest) -> Optional[types.FunctionResponse]:
+  """The function response that the model must now answer, if the last content is one."""
+  if not request.contents:
+    return None
+  last = request.contents[-1]
+  for part in last.parts or []:
+    if part.function_response is not None:
+      return part.function_response
+  return None
+
+
+class OfflineModel(BaseLlm):
+  """A rule-driven ``BaseLlm``: real requests in, scripted (and labelled) responses out."""
+
+  model_config = ConfigDict(arbitrary_types_allowed=True)
+
+  model: str = "offline-scripted"
+  rules: list[Rule] = Field(default_factory=list)
+  _requests: list[LlmRequest] = PrivateAttr(default_factory=list)
+
+  @property
+  def requests(self) -> list[LlmRequest]:
+    """Every request received, oldest first (what the model was told)."""
+    return self._requests
+
+  @property
+  def last_request(self) -> Optional[LlmRequest]:
+    return self._requests[-1] if self._requests else None
+
+  def __repr__(self) -> str:
+    return f"OfflineModel({len(self.rules)} rules, {len(self._requests)} requests seen)"
+
+  def forget_requests(self) -> None:
+    self._requests.clear()
+
+  def _text(self, rule: Rule, turn: Turn) -> str:
+    reply = rule.reply
+    text = reply(turn) if callable(reply) else str(reply)
+    return f"{OFFLINE_TAG} {text}"
+
+  def respond(self, request: LlmRequest) -> types.Content:
+    """Choose the response for one request (pure: no I/O), following the rules in order."""
+    function_response = _latest_function_response(request)
+    turn = Turn(request=request, user_text=_latest_user_text(request),
+                function_response=function_response)
+    if function_response is not None:
+      for rule in self.rules:
+        if rule.kind == "tool" and rule.tool == function_response.name:
+          return types.Content(role="model", parts=[types.Part(text=self._text(rule, turn))])
+      text = f"{OFFLINE_TAG} {function_response.name} returned {turn.result}."
+      return types.Content(role="model", parts=[types.Part(text=text)])
+    for rule in self.rules:
+      if rule.kind != "user" or rule.pattern is None:
+        continue
+      match = rule.pattern.search(turn.user_text)
+      if match is None:
+        continue
+      if rule.call is not None:
+        declared = set(request.tools_dict)
+        if declared and rule.call not in declared:
+          raise ValueError(f"offline rule calls {rule.call!r}, but the agent declares only "
+                           f"{sorted(declared)}")
+        args = rule.args(match, turn) if rule.args else {}
+        call = types.FunctionCall(name=rule.call, args=args)
+        return types.Content(role="model", parts=[types.Part(function_call=call)])
+      return types.Content(role="model", parts=[types.Part(text=self._text(rule, turn))])
+    for rule in self.rules:
+      if rule.kind == "fallback":
+        return types.Content(role="model", parts=[types.Part(text=self._text(rule, turn))])
+    return types.Content(role="model",
+                         parts=[types.Part(text=f"{OFFLINE_TAG} (no rule matched)")])
+
+  async def generate_content_async(
+      self, llm_request: LlmRequest, stream: bool = False
+  ) -> AsyncGenerator[LlmResponse, None]:
+    self._requests.append(llm_request)
+    content = self.respond(llm_request)
+    prompt = estimate_tokens(llm_request)
+    answer = _content_chars(content) // 4 + 1
+    usage = types.GenerateContentResponseUsageMetadata(
+        prompt_token_count=prompt, candidates_token_count=answer,
+        total_token_count=prompt + answer)
+    yield LlmResponse(content=content, partial=False, turn_complete=True,
+                      usage_metadata=usage)
+
+
+def _content_chars(content: types.Content) -> int:
+  total = 0
+  for part in content.parts or []:
+    if part.text:
+      total += len(part.text)
+    if part.function_call is not None:
+      total += len(str(part.function_call.name)) + len(str(part.function_call.args))
+    if part.function_response is not None:
+      total += len(str(part.function_response.name)) + len(str(part.function_response.response))
+  return total
+
+
+def estimate_tokens(request: LlmRequest) -> int:
+  """A rough prompt size (about four characters a token): instruction plus every content.
+
+  Good enough to compare a resumed session (whole history re-read) with a new one.
+  """
+  chars = len(Turn(request=request, user_text="").instruction)
+  chars += sum(_content_chars(c) for c in request.contents)
+  return chars // 4 + 1
+
+
+def declared_tools(request: LlmRequest) -> list[str]:
+  """Names of the tools the agent declared to the model in this request."""
+  return sorted(request.tools_dict)

@@ -1,0 +1,118 @@
+"""A PostgreSQL server for the lessons: the one named in the environment, or an embedded one.
+
+With ``ADKCOURSE_POSTGRES_URL`` set, the course uses that server (its role needs CREATEDB: each
+lesson gets a fresh database of its own). Otherwise it starts PostgreSQL from the ``pgserver``
+wheel on a unix socket in a scratch folder. The embedded server stops when the Python process
+exits normally (pgserver's atexit hook) *and* when it dies abruptly: a small watchdog process
+stops the server as soon as its parent is gone, so no postgres outlives a kernel or a test run.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+from urllib.parse import quote
+
+from .scratch import scratch_root
+from .secrets import mask_url
+
+POSTGRES_URL_VARIABLE = "ADKCOURSE_POSTGRES_URL"
+_ASYNC_SCHEME = "postgresql+asyncpg"
+
+
+def to_asyncpg_url(url: str) -> str:
+  """Any PostgreSQL URL (``postgres://``, ``postgresql://``, ``postgresql+psycopg://``...) in
+  the async form ``DatabaseSessionService`` needs: ``postgresql+asyncpg://``."""
+  scheme, sep, rest = url.partition("://")
+  if not sep or not scheme.startswith(("postgres", "postgresql")):
+    raise ValueError(f"not a PostgreSQL URL: {mask_url(url)!r} (expected postgresql://...)")
+  return f"{_ASYNC_SCHEME}://{rest}"
+
+
+@dataclass
+class PostgresServer:
+  """A running server: its admin URL (async form), and whether the course started it."""
+
+  url: str
+  embedded: bool
+  data_dir: Optional[Path] = None
+  _handle: object = None
+
+  @property
+  def display_url(self) -> str:
+    """The URL with any password masked: the only form fit to print."""
+    return mask_url(self.url)
+
+  def database_url(self, database: str) -> str:
+    """The URL of another database on the same server."""
+    head, _, query = self.url.partition("?")
+    base = head.rsplit("/", 1)[0]
+    return f"{base}/{quote(database)}" + (f"?{query}" if query else "")
+
+  def stop(self) -> None:
+    """Stop the embedded server now (the environment's server is never touched)."""
+    if self.embedded and self._handle is not None:
+      self._handle.cleanup()  # type: ignore[attr-defined]
+      self._handle = None
+
+
+_server: Optional[PostgresServer] = None
+
+
+def _start_watchdog(data_dir: Path, system_user: Optional[str]) -> None:
+  """Start a detached process that stops the server once this process is gone."""
+  args = [sys.executable, "-m", "adkcourse.pg_watchdog", str(os.getpid()), str(data_dir)]
+  if system_user:
+    args.append(system_user)
+  subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True)
+
+
+def start_embedded(data_dir: Optional[Path] = None) -> PostgresServer:
+  """Start (or reuse) the embedded PostgreSQL 16 server from the pgserver wheel."""
+  import pgserver  # imported here: only lessons that use PostgreSQL pay for it
+
+  data_dir = data_dir or scratch_root() / f"pgdata-{os.getpid()}"
+  data_dir.mkdir(parents=True, exist_ok=True)
+  with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
+    handle = pgserver.get_server(data_dir, cleanup_mode="delete")
+  _start_watchdog(data_dir, handle.system_user)
+  return PostgresServer(url=to_asyncpg_url(handle.get_uri()), embedded=True,
+                        data_dir=data_dir, _handle=handle)
+
+
+def postgres_server() -> PostgresServer:
+  """The course's PostgreSQL: ``$ADKCOURSE_POSTGRES_URL`` if set, else the embedded one
+  (started once per process)."""
+  global _server
+  if _server is not None and (_server._handle is not None or not _server.embedded):
+    return _server
+  configured = os.environ.get(POSTGRES_URL_VARIABLE)
+  if configured:
+    _server = PostgresServer(url=to_asyncpg_url(configured), embedded=False)
+  else:
+    _server = start_embedded()
+  return _server
+
+
+async def fresh_database(name: str, server: Optional[PostgresServer] = None) -> str:
+  """Drop and re-create database ``name`` and return its async URL, so a lesson starts from
+  empty tables on every run."""
+  import asyncpg
+
+  if not name.replace("_", "").isalnum():
+    raise ValueError(f"database name must be letters, digits and '_': {name!r}")
+  server = server or postgres_server()
+  admin = await asyncpg.connect(server.url.replace(f"{_ASYNC_SCHEME}://", "postgresql://", 1))
+  try:
+    await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    await admin.execute(f'CREATE DATABASE "{name}"')
+  finally:
+    await admin.close()
+  return server.database_url(name)

@@ -1,0 +1,23 @@
+"""Test-run settings shared by the unit tests and nbval.
+
+* The committed notebook outputs come from the offline model, so every run here is offline
+  even when the developer has a Gemini key in the environment.
+* Scratch data of this run (SQLite files, PostgreSQL data, progress files) goes to one
+  temporary folder, removed at the end: nothing is written into the repository.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+
+os.environ["ADKCOURSE_OFFLINE"] = "1"
+os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
+_SCRATCH = tempfile.mkdtemp(prefix="adkcourse-test-")
+os.environ["ADKCOURSE_SCRATCH"] = _SCRATCH
+os.environ.setdefault("ADKCOURSE_HOME", os.path.join(_SCRATCH, "home"))
+
+
+def pytest_unconfigure(config):  # noqa: ARG001 - pytest hook signature
+  shutil.rmtree(_SCRATCH, ignore_errors=True)

@@ -1,0 +1,70 @@
+"""Execute notebooks in place so that their committed outputs are the real ones.
+
+    python scripts/run_notebooks.py                    # every lesson in notebooks/
+    python scripts/run_notebooks.py notebooks/01_*.ipynb
+
+Runs each notebook top to bottom in this environment's kernel, offline (the committed outputs
+are the offline model's), with scratch data in a temporary folder, and rewrites the file only
+when every cell succeeded. Never edit outputs by hand: run this and commit the result.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def execute(path: Path, timeout: int) -> float:
+  notebook = nbformat.read(path, as_version=4)
+  client = NotebookClient(notebook, timeout=timeout, kernel_name="python3",
+                          resources={"metadata": {"path": str(path.parent)}},
+                          record_timing=False)
+  started = time.perf_counter()
+  client.execute()
+  elapsed = time.perf_counter() - started
+  notebook.metadata.pop("widgets", None) if not _has_widgets(notebook) else None
+  nbformat.write(notebook, path)
+  return elapsed
+
+
+def _has_widgets(notebook: nbformat.NotebookNode) -> bool:
+  return any("application/vnd.jupyter.widget-view+json" in o.get("data", {})
+             for c in notebook.cells if c.cell_type == "code" for o in c.get("outputs", []))
+
+
+def main(argv: list[str] | None = None) -> int:
+  parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+  parser.add_argument("paths", nargs="*", type=Path)
+  parser.add_argument("--timeout", type=int, default=300, help="seconds per cell")
+  args = parser.parse_args(argv)
+  paths = args.paths or sorted((ROOT / "notebooks").glob("*.ipynb"))
+  scratch = tempfile.mkdtemp(prefix="adkcourse-run-")
+  os.environ.update(ADKCOURSE_OFFLINE="1", ADKCOURSE_SCRATCH=scratch,
+                    ADKCOURSE_HOME=os.path.join(scratch, "home"))
+  failures = 0
+  try:
+    for path in paths:
+      try:
+        seconds = execute(path, args.timeout)
+        print(f"ok    {path.name}  ({seconds:.1f} s)")
+      except CellExecutionError as error:
+        failures += 1
+        print(f"FAIL  {path.name}: not rewritten\n{error}", file=sys.stderr)
+  finally:
+    shutil.rmtree(scratch, ignore_errors=True)
+  return 1 if failures else 0
+
+
+if __name__ == "__main__":
+  sys.exit(main())
