@@ -4,5 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-.venv/bin/python}
-$PY -m pytest tests notebooks --nbval --nbval-current-env \
+$PY -m pytest tests notebooks docs --nbval --nbval-current-env \
   --nbval-sanitize-with tests/sanitize.cfg -p no:cacheprovider "$@"
