@@ -20,4 +20,7 @@ os.environ.setdefault("ADKCOURSE_HOME", os.path.join(_SCRATCH, "home"))
 
 
 def pytest_unconfigure(config):  # noqa: ARG001 - pytest hook signature
+  from adkcourse.postgres import stop_embedded
+
+  stop_embedded()  # first: PostgreSQL cannot stop cleanly once its data folder is gone
   shutil.rmtree(_SCRATCH, ignore_errors=True)

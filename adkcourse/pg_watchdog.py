@@ -1,19 +1,38 @@
 """Stop an embedded PostgreSQL server when the process that started it is gone.
 
-Run by ``adkcourse.postgres`` as ``python -m adkcourse.pg_watchdog PARENT_PID PGDATA [USER]``
-in its own session, so it survives a kernel killed with SIGKILL and cleans up after it.
+Run by ``adkcourse.postgres`` as
+``python -m adkcourse.pg_watchdog PARENT_PID PGDATA POSTMASTER_PID [USER]`` in its own session,
+so it survives a kernel killed with SIGKILL and cleans up after it: a clean ``pg_ctl stop``
+first, and if that cannot work (the data folder is already gone), a signal to the postmaster.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import signal
 import sys
 import time
 from pathlib import Path
 
 
 def _alive(pid: int) -> bool:
+  if pid <= 0:
+    return False
+  try:
+    os.kill(pid, 0)
+  except ProcessLookupError:
+    return False
+  except PermissionError:
+    return True
+  try:  # a zombie or a recycled pid is not our server
+    with open(f"/proc/{pid}/cmdline", "rb") as handle:
+      return b"postgres" in handle.read() or pid == os.getppid()
+  except OSError:
+    return True
+
+
+def _parent_alive(pid: int) -> bool:
   try:
     os.kill(pid, 0)
   except ProcessLookupError:
@@ -23,20 +42,35 @@ def _alive(pid: int) -> bool:
   return True
 
 
-def main(argv: list[str]) -> int:
-  parent, data_dir = int(argv[0]), Path(argv[1])
-  user = argv[2] if len(argv) > 2 else None
-  pid_file = data_dir / "postmaster.pid"
-  while _alive(parent):
-    time.sleep(0.5)
-  time.sleep(1.0)  # give pgserver's own atexit cleanup the first chance
-  if pid_file.exists():
+def stop_server(data_dir: Path, postmaster: int, user: str | None) -> None:
+  if (data_dir / "postmaster.pid").exists():
     from pgserver._commands import pg_ctl
 
     try:
       pg_ctl(["-w", "-m", "fast", "stop"], pgdata=data_dir, user=user, timeout=20)
-    except Exception:  # noqa: BLE001 - best effort: the server may already be gone
+    except Exception:  # noqa: BLE001 - fall through to signals
       pass
+  for sig, wait in ((signal.SIGTERM, 5.0), (signal.SIGKILL, 2.0)):
+    if not _alive(postmaster):
+      break
+    try:
+      os.kill(postmaster, sig)
+    except OSError:
+      break
+    deadline = time.monotonic() + wait
+    while _alive(postmaster) and time.monotonic() < deadline:
+      time.sleep(0.1)
+
+
+def main(argv: list[str]) -> int:
+  parent, data_dir, postmaster = int(argv[0]), Path(argv[1]), int(argv[2])
+  user = argv[3] if len(argv) > 3 and argv[3] else None
+  while _parent_alive(parent) and _alive(postmaster):
+    time.sleep(0.5)
+  if not _alive(postmaster):
+    return 0
+  time.sleep(1.0)  # give pgserver's own atexit cleanup the first chance
+  stop_server(data_dir, postmaster, user)
   shutil.rmtree(data_dir, ignore_errors=True)
   return 0
 

@@ -64,11 +64,19 @@ class PostgresServer:
 _server: Optional[PostgresServer] = None
 
 
-def _start_watchdog(data_dir: Path, system_user: Optional[str]) -> None:
+def stop_embedded() -> None:
+  """Stop the embedded server of this process, if one was started (before removing its
+  scratch folder: PostgreSQL cannot be stopped cleanly once its data folder is gone)."""
+  global _server
+  if _server is not None:
+    _server.stop()
+    _server = None
+
+
+def _start_watchdog(data_dir: Path, postmaster_pid: int, system_user: Optional[str]) -> None:
   """Start a detached process that stops the server once this process is gone."""
-  args = [sys.executable, "-m", "adkcourse.pg_watchdog", str(os.getpid()), str(data_dir)]
-  if system_user:
-    args.append(system_user)
+  args = [sys.executable, "-m", "adkcourse.pg_watchdog", str(os.getpid()), str(data_dir),
+          str(postmaster_pid), system_user or ""]
   subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True)
 
@@ -82,7 +90,7 @@ def start_embedded(data_dir: Optional[Path] = None) -> PostgresServer:
   with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
     handle = pgserver.get_server(data_dir, cleanup_mode="delete")
-  _start_watchdog(data_dir, handle.system_user)
+  _start_watchdog(data_dir, handle.get_pid() or 0, handle.system_user)
   return PostgresServer(url=to_asyncpg_url(handle.get_uri()), embedded=True,
                         data_dir=data_dir, _handle=handle)
 
