@@ -1,8 +1,25 @@
 #!/usr/bin/env bash
-# The whole test suite: static checks, unit tests, then every lesson notebook under nbval.
-# Usage: bash scripts/test.sh   (after `pip install -r requirements.txt` in .venv)
+# The whole test suite: unit tests, generated-file and quiz checks (as tests), then every
+# notebook (lessons and docs) under nbval in strict mode.
+# Usage: bash scripts/test.sh [extra pytest args]   (after `pip install -r requirements.txt` in .venv)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-.venv/bin/python}
-$PY -m pytest tests notebooks docs --nbval --nbval-current-env \
+before=$(git status --porcelain 2>/dev/null || true)
+
+paths=(tests notebooks)
+[ -n "$(ls docs/*.ipynb 2>/dev/null)" ] && paths+=(docs)
+$PY -m pytest "${paths[@]}" --nbval --nbval-current-env \
   --nbval-sanitize-with tests/sanitize.cfg -p no:cacheprovider "$@"
+
+# Nothing the suite ran may leave files in the repository or a PostgreSQL server behind.
+after=$(git status --porcelain 2>/dev/null || true)
+if [ "$before" != "$after" ]; then
+  echo "FAIL: the test run changed the repository:"; diff <(echo "$before") <(echo "$after") || true
+  exit 1
+fi
+sleep 1
+if pgrep -f "postgres.*adkcourse-test-" >/dev/null; then
+  echo "FAIL: a PostgreSQL server started by the tests is still running:"; pgrep -af "postgres.*adkcourse-test-"
+  exit 1
+fi

@@ -1,0 +1,78 @@
+"""Rules every committed notebook follows (checked on the files as committed, without running them).
+
+Lessons are read on GitHub with their outputs, so those outputs must be complete, free of
+secrets and of this machine's paths, and every lesson must have the course's shape.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+ALL_NOTEBOOKS = LESSONS + sorted((ROOT / "docs").glob("*.ipynb")) + sorted(
+    (ROOT / "labs").rglob("*.ipynb"))
+
+MACHINE_PATH = re.compile(r"(/tmp/|/root/|/home/[a-z]|/var/folders/|/work/)")
+SECRET = re.compile(r"(AIza[0-9A-Za-z_\-]{20,}|postgres(ql)?(\+\w+)?://[^:@/\s]+:[^*@\s]{3,}@)")
+
+
+def _cells(path: Path) -> list[dict]:
+  return json.loads(path.read_text())["cells"]
+
+
+def _source(cell: dict) -> str:
+  return "".join(cell.get("source", ""))
+
+
+def test_there_are_lessons():
+  assert len(LESSONS) >= 1
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_lesson_is_committed_executed_without_errors(path):
+  code = [c for c in _cells(path) if c["cell_type"] == "code" and _source(c).strip()]
+  unrun = [i for i, c in enumerate(code) if c.get("execution_count") is None]
+  assert not unrun, f"{path.name}: code cells {unrun} have no outputs; run scripts/run_notebooks.py"
+  errors = [o.get("ename") for c in code for o in c.get("outputs", []) if o["output_type"] == "error"]
+  assert not errors, f"{path.name}: committed with errors {errors}"
+  counts = [c["execution_count"] for c in code]
+  assert counts == list(range(1, len(code) + 1)), f"{path.name}: not executed top to bottom"
+
+
+@pytest.mark.parametrize("path", ALL_NOTEBOOKS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_machine_paths_or_secrets_in_outputs(path):
+  for index, cell in enumerate(_cells(path)):
+    outputs = json.dumps(cell.get("outputs", []))
+    found = MACHINE_PATH.search(outputs)
+    assert not found, f"{path.name} cell {index}: output shows a path of this machine: {found[0]}"
+    found = SECRET.search(outputs + _source(cell))
+    assert not found, f"{path.name} cell {index}: looks like a key or password"
+
+
+@pytest.mark.parametrize("path", ALL_NOTEBOOKS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_ignored_outputs_say_why(path):
+  for index, cell in enumerate(_cells(path)):
+    first = _source(cell).lstrip().splitlines()[:1]
+    if first and "NBVAL_IGNORE_OUTPUT" in first[0]:
+      reason = first[0].split("NBVAL_IGNORE_OUTPUT", 1)[1].strip(" :-")
+      assert reason, f"{path.name} cell {index}: NBVAL_IGNORE_OUTPUT needs a one-line reason"
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_lesson_has_the_course_shape(path):
+  cells = _cells(path)
+  opening = _source(cells[0]) + _source(cells[1]) if len(cells) > 1 else _source(cells[0])
+  assert "you will be able to" in opening.lower(), f"{path.name}: open with the objectives"
+  markdown = "\n".join(_source(c) for c in cells if c["cell_type"] == "markdown")
+  assert re.search(r"^#+ Key points", markdown, re.MULTILINE), f"{path.name}: no key points"
+  assert re.search(r"^#+ I can", markdown, re.MULTILINE), f"{path.name}: no 'I can' list"
+  assert "- [ ]" in markdown.split("I can", 1)[1], f"{path.name}: the 'I can' list has no boxes"
+  code = "\n".join(_source(c) for c in cells if c["cell_type"] == "code")
+  assert "show_quiz(" in code, f"{path.name}: no quiz"
+  assert "assert " in code, f"{path.name}: claims must be checked by asserts"
+  assert "asyncio.run(" not in code, f"{path.name}: use top-level await in notebooks"
