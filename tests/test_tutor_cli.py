@@ -1,0 +1,159 @@
+"""The tutor from a terminal: main.py run three times on one SQLite file, then inspect_db.py.
+
+Each run is a separate process, as a student restarting the tutor would do: what the second
+and third runs know can only come from the file.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+MAIN = ROOT / "labs" / "tutor" / "main.py"
+INSPECT = ROOT / "labs" / "tutor" / "inspect_db.py"
+SESSION_LINE = re.compile(r"^(Started new|Resumed) session (\S+)", re.MULTILINE)
+
+
+def run(args, db: Path, cwd: Path, stdin: str | None = None, module: bool = False):
+  env = {**os.environ, "TUTOR_DB": str(db), "ADKCOURSE_OFFLINE": "1"}
+  command = ([sys.executable, "-m", "labs.tutor.main"] if module
+             else [sys.executable, str(MAIN)]) + list(args)
+  done = subprocess.run(command, input=stdin if stdin is not None else "", text=True,
+                        capture_output=True, env=env, cwd=cwd, timeout=120)
+  assert done.returncode == 0, done.stderr[-2000:]
+  return done.stdout
+
+
+@pytest.fixture(scope="module")
+def three_runs(tmp_path_factory):
+  """First run, a second without --resume, a third with --resume (messages from stdin)."""
+  work = tmp_path_factory.mktemp("tutor")
+  db = work / "students.db"
+  first = run(["--user", "alice", "hello", "quiz me on python", "def", "next", "3",
+               "how am I doing?"], db, work)
+  second = run(["--user", "alice", "what did we talk about?", "hello", "tuple", "quiz me"],
+               db, work)
+  third = run(["--user", "alice", "--resume"], db, work, module=True,
+              stdin="tuple\nwhat did we talk about?\n")
+  return work, db, first, second, third
+
+
+def session_of(output: str) -> tuple[str, str]:
+  found = SESSION_LINE.search(output)
+  assert found, output
+  return found.group(1), found.group(2)
+
+
+def test_first_run_starts_a_session_and_levels_up(three_runs):
+  work, db, first, _, _ = three_runs
+  assert "Model: offline scripted model" in first
+  assert "SqliteSessionService" in first and str(db) in first
+  assert session_of(first)[0] == "Started new"
+  assert "first lesson together" in first
+  assert "[tool] ask_question" in first and "[tool] record_answer" in first
+  assert "move up to level 2 in python" in first
+  assert "python: level 2, 2 of 2 right" in first
+  assert re.search(r"now holds 20 events", first)
+  assert db.exists() and not (work / "tutor.db").exists()  # $TUTOR_DB was used
+
+
+def test_second_run_sees_user_state_but_not_history(three_runs):
+  _, _, first, second, _ = three_runs
+  kind, session_id = session_of(second)
+  assert kind == "Started new" and session_id != session_of(first)[1]
+  assert "Welcome back: you are at level 2 in python" in second
+  assert "This conversation has no earlier messages" in second
+  assert "No question is waiting for an answer in this conversation" in second
+  assert "python, level 2: Which one is immutable: a list or a tuple?" in second
+
+
+def test_third_run_resumes_the_latest_session_with_its_history(three_runs):
+  _, db, _, second, third = three_runs
+  kind, session_id = session_of(third)
+  assert kind == "Resumed" and session_id == session_of(second)[1]
+  assert f"Resumed session {session_id} (12 events)" in third
+  assert "Correct (tuple)! Score in python: 3/3." in third  # the pending question was known
+  assert "I can see 5 earlier messages from you" in third
+  assert "now holds 18 events" in third
+  with sqlite3.connect(db) as connection:
+    rows = connection.execute("SELECT user_id, state FROM user_states").fetchall()
+  assert rows == [("alice", '{"progression":{"python":{"level":2,"streak":[true],"right":3,'
+                            '"total":3,"to_review":[]}}}')]
+
+
+def test_resume_without_any_session_starts_one(tmp_path):
+  out = run(["--user", "bob", "--resume", "hi"], tmp_path / "t.db", tmp_path)
+  assert "No earlier session for bob: nothing to resume." in out
+  assert session_of(out)[0] == "Started new"
+
+
+def test_default_database_is_tutor_db_in_the_current_directory(tmp_path):
+  env = {k: v for k, v in os.environ.items() if k != "TUTOR_DB"}
+  done = subprocess.run([sys.executable, str(MAIN), "--user", "carol", "hello"],
+                        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120,
+                        input="")
+  assert done.returncode == 0, done.stderr[-2000:]
+  assert "Sessions file: tutor.db" in done.stdout
+  assert (tmp_path / "tutor.db").exists()
+
+
+def test_inspect_db_prints_states_and_events_per_session(three_runs):
+  _, db, first, second, _ = three_runs
+  done = subprocess.run([sys.executable, str(INSPECT), str(db)], capture_output=True,
+                        text=True, timeout=60)
+  assert done.returncode == 0, done.stderr
+  out = done.stdout
+  assert "app_states: 0 row(s)" in out
+  assert "user_states: 1 row(s) (keys stored without the 'user:' prefix)" in out
+  assert "  tutor / alice\n    {\n      \"progression\": {" in out
+  assert f"tutor / alice / {session_of(first)[1]}: 20 events" in out
+  assert f"tutor / alice / {session_of(second)[1]}: 18 events" in out
+  assert out.index(session_of(first)[1]) < out.index(session_of(second)[1])
+  assert "events: 38 in total" in out
+  detailed = subprocess.run([sys.executable, str(INSPECT), str(db), "--events"],
+                            capture_output=True, text=True, timeout=60).stdout
+  assert "  1. user: hello" in detailed
+  assert "state_delta keys ['current_question', 'user:progression']" in detailed
+
+
+@pytest.mark.parametrize("content", [None, b"not a database at all", "other-schema"])
+def test_inspect_db_refuses_what_is_not_a_session_file(tmp_path, content):
+  path = tmp_path / "x.db"
+  if content == "other-schema":
+    with sqlite3.connect(path) as connection:
+      connection.execute("CREATE TABLE notes (id INTEGER)")
+  elif content is not None:
+    path.write_bytes(content)
+  done = subprocess.run([sys.executable, str(INSPECT), str(path)], capture_output=True,
+                        text=True, timeout=60)
+  assert done.returncode == 2
+  assert done.stdout == ""
+  assert done.stderr.startswith("error: ")
+  assert ("no such file" in done.stderr) == (content is None)
+  if content is not None:
+    assert "is not an ADK" in done.stderr
+
+
+def test_interactive_loop_on_a_terminal_ends_with_quit(tmp_path):
+  """stdin is a terminal: the tutor prompts, answers, and stops at 'quit'."""
+  import pty  # POSIX only, like the course's CI
+  leader, follower = pty.openpty()
+  env = {**os.environ, "TUTOR_DB": str(tmp_path / "t.db"), "ADKCOURSE_OFFLINE": "1"}
+  process = subprocess.Popen([sys.executable, str(MAIN), "--user", "dana"], stdin=follower,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env=env, cwd=tmp_path)
+  os.close(follower)
+  os.write(leader, b"hello\nquit\n")
+  out, err = process.communicate(timeout=120)
+  os.close(leader)
+  assert process.returncode == 0, err[-2000:]
+  assert "Type your message ('quit' to end)." in out
+  assert "dana> " in out and "first lesson together" in out
+  assert "now holds 2 events" in out
