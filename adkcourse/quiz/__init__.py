@@ -1,0 +1,71 @@
+"""The course's quizzes: YAML question banks in ``quizzes/``, graded in the notebook.
+
+In a lesson::
+
+    from adkcourse.quiz import show_quiz
+    show_quiz("01_sessions_events_state")      # quizzes/01_sessions_events_state.yaml
+
+shows every question with the right input, a Check button, feedback and a running score; each
+graded attempt is stored as ``user:`` state in ``$ADKCOURSE_HOME/progress.db`` through ADK's
+``SqliteSessionService``. ``progress_frame()`` reads the student's history back as a DataFrame.
+
+From a shell: ``python -m adkcourse.quiz check|extract|export`` (see docs/quizzes.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Optional, Union
+
+from .bank import Bank, BankError, Problem, check_file, load_bank, resolve_bank
+from .model import (MultipleChoice, NumericQuestion, Question, QUESTION_TYPES, SingleChoice,
+                    TextQuestion)
+from .progress import ProgressStore, default_user_id, progress_frame, progress_path
+from .widget import QuestionView, Quiz, in_ipython
+
+__all__ = [
+    "Bank", "BankError", "MultipleChoice", "NumericQuestion", "Problem", "ProgressStore",
+    "Question", "QuestionView", "Quiz", "SingleChoice", "TextQuestion", "check_file",
+    "default_user_id", "load_bank", "progress_frame", "progress_path", "show_question",
+    "show_quiz",
+]
+
+
+def _show(item: Any) -> Any:
+  if in_ipython():
+    from IPython.display import display
+    display(item)
+  return item
+
+
+def show_quiz(bank: Union[str, Path, Bank], *, user_id: Optional[str] = None,
+              lang: Optional[str] = None, save: bool = True) -> Quiz:
+  """Display a whole bank and return the ``Quiz`` (tests drive it: ``quiz[0].select(1)``,
+  ``quiz[0].check()``, ``quiz[0].feedback_text``).
+
+  ``bank`` is a lesson name (``"01_sessions_events_state"`` -> ``<repo>/quizzes/<name>.yaml``),
+  a path to a bank file, or a loaded ``Bank``. ``user_id`` defaults to ``$ADKCOURSE_USER`` or
+  the OS user name; ``lang`` picks a translation (default English); ``save=False`` grades
+  without storing attempts.
+  """
+  loaded = bank if isinstance(bank, Bank) else load_bank(resolve_bank(bank))
+  quiz = Quiz(loaded.questions, name=loaded.name, user_id=user_id, lang=lang,
+              store=ProgressStore() if save else None)
+  return _show(quiz)
+
+
+def show_question(question: Union[Question, dict], *, bank: Optional[str] = None,
+                  user_id: Optional[str] = None, lang: Optional[str] = None,
+                  save: bool = True) -> QuestionView:
+  """Display one question (from ``load_bank(...)`` or a dict written like a bank entry) and
+  return its ``QuestionView``. Attempts are stored under ``bank`` (default: the bank the
+  question was loaded from)."""
+  if isinstance(question, dict):
+    from .bank import validate_question
+    checked, problems = validate_question(question, 1, "<question>")
+    if problems or checked is None:
+      raise BankError(problems)
+    question = checked
+  view = QuestionView(question, bank=bank, user_id=user_id, lang=lang,
+                      store=ProgressStore() if save else None)
+  return _show(view)

@@ -1,0 +1,7 @@
+"""``python -m adkcourse.quiz check|extract|export`` (see ``cli.py``)."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

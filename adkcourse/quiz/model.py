@@ -1,0 +1,397 @@
+"""What a quiz question is: four question types, translatable texts, and how an answer is graded.
+
+Why pydantic in strict mode: YAML is forgiving in ways that hide authoring mistakes (``yes`` is
+a boolean, ``"1"`` is a string, ``- 42`` is a number). Strict validation turns each of them into
+a precise message at check time, instead of a quiz that silently marks every student wrong.
+
+Every text field (question, options, explanation, feedback, unit) is either a plain string
+(language-neutral, shown in every language) or a mapping of language codes to strings::
+
+    question:
+      en: Which prefix survives a restart?
+      fr: Quel préfixe survit à un redémarrage ?
+
+The error messages produced here are sentences completed by ``bank.py`` into
+``FILE:QUESTION_ID: ...`` lines, so each one says what is wrong and how to fix it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Annotated, Any, ClassVar, Literal, Optional, Union
+
+from pydantic import (BaseModel, ConfigDict, Field, PlainValidator, PrivateAttr, ValidationInfo,
+                      field_validator, model_validator)
+from pydantic_core import PydanticCustomError
+
+DEFAULT_LANG = "en"
+LANG_PATTERN = re.compile(r"^[a-z]{2,3}(-[A-Z]{2})?$")
+ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+REVEAL_AFTER_WRONG = 2
+"""Wrong attempts after which the right answer and the explanation are shown anyway."""
+
+TextValue = Union[str, dict[str, str]]
+
+
+def describe(value: Any) -> str:
+  """How a YAML value reads to an author, with the usual trap named (``yes`` is a boolean...)."""
+  if isinstance(value, bool):
+    word = "true" if value else "false"
+    return (f"the boolean {word} (YAML reads yes/no/on/off/true/false as booleans: put quotes "
+            "around text)")
+  if value is None:
+    return "nothing (an empty value)"
+  if isinstance(value, str):
+    shown = value if len(value) <= 40 else value[:37] + "..."
+    return f'the text "{shown}"'
+  if isinstance(value, (int, float)):
+    return f"the number {value}"
+  if isinstance(value, list):
+    return "a list"
+  if isinstance(value, dict):
+    return "a mapping (key: value lines)"
+  return f"a {type(value).__name__} ({value})"
+
+
+ERROR_PREFIX = "quiz_"
+
+
+def _error(kind: str, message: str) -> PydanticCustomError:
+  """An error whose message completes the sentence started by the field's name ("answer ...")."""
+  # Braces in the message would be read as pydantic placeholders.
+  return PydanticCustomError(ERROR_PREFIX + kind, message.replace("{", "{{").replace("}", "}}"))
+
+
+def _key(value: Any) -> str:
+  return f'"{value}"' if isinstance(value, str) else describe(value)
+
+
+def validate_text(value: Any) -> TextValue:
+  """A text field: a non-empty string, or a mapping ``{language code: non-empty string}``."""
+  if isinstance(value, str):
+    if not value.strip():
+      raise _error("text_empty", "is empty: write the text, or remove the field if it is optional")
+    return value
+  if isinstance(value, dict) and value:
+    for lang, text in value.items():
+      if not isinstance(lang, str) or not LANG_PATTERN.match(lang):
+        raise _error("text_lang", f"has the key {_key(lang)}, which is not a language code: "
+                     "use codes like en, fr, id or pt-BR for translations")
+      if not isinstance(text, str) or not text.strip():
+        raise _error("text_type", f"has no text for language '{lang}' ({describe(text)}): "
+                     "write the translation as a string")
+    return value
+  hint = ": put quotes around it" if isinstance(value, (int, float)) and not isinstance(
+      value, bool) else ""
+  raise _error("text_type", f"must be text (a string) or a mapping of language codes to text "
+               f"(en: ..., fr: ...), not {describe(value)}{hint}")
+
+
+Text = Annotated[TextValue, PlainValidator(validate_text)]
+
+
+def validate_id(value: Any) -> str:
+  if not isinstance(value, str):
+    raise _error("id_type", f"must be a short name like prefix-survival, not {describe(value)}: "
+                 "write letters, digits, '-' or '_' (quote it if it is only digits)")
+  if not ID_PATTERN.match(value):
+    raise _error("id_format", f'"{value}" is not a usable id: use at most 64 letters, digits, '
+                 "'-', '_' or '.', starting with a letter or digit, like prefix-survival")
+  return value
+
+
+QuestionId = Annotated[str, PlainValidator(validate_id)]
+
+
+def pick(text: TextValue, lang: Optional[str] = None) -> str:
+  """The text in ``lang``; falls back to English, then to the first translation written."""
+  if isinstance(text, str):
+    return text
+  lang = lang or DEFAULT_LANG
+  for candidate in (lang, lang.split("-")[0], DEFAULT_LANG):
+    if candidate in text:
+      return text[candidate]
+  return next(iter(text.values()))
+
+
+def languages(text: Any) -> Optional[frozenset[str]]:
+  """The languages a field is written in; None for a language-neutral plain string."""
+  return frozenset(text) if isinstance(text, dict) else None
+
+
+class ResponseError(ValueError):
+  """The student's input cannot be graded (nothing chosen, not a number): a polite prompt."""
+
+
+@dataclass(frozen=True)
+class Grade:
+  """The outcome of checking one response: what to store and what to tell the student."""
+  correct: bool
+  response: Any
+  """The response in a JSON-friendly form (index, sorted list of indices, number or text)."""
+  feedback: list[str] = field(default_factory=list)
+  """Per-option feedback for the options the student chose, in the quiz language."""
+
+
+class QuestionBase(BaseModel):
+  """Fields every question type shares. ``id`` is stable: progress is stored under it."""
+
+  model_config = ConfigDict(strict=True, extra="forbid")
+  kind_label: ClassVar[str] = ""
+
+  id: QuestionId
+  question: Text
+  explanation: Text
+  _bank: Optional[str] = PrivateAttr(default=None)
+
+  @property
+  def bank(self) -> Optional[str]:
+    """Name of the bank this question was loaded from (None when built by hand)."""
+    return self._bank
+
+  def text_fields(self) -> list[tuple[str, Any]]:
+    """Every translatable field as (name for messages, value), for language checks."""
+    fields = [("question", self.question), ("explanation", self.explanation)]
+    for index, option in enumerate(getattr(self, "options", None) or []):
+      fields.append((f"option {index}", option))
+    for index, text in sorted((getattr(self, "feedback", None) or {}).items()):
+      fields.append((f"feedback for option {index}", text))
+    if getattr(self, "unit", None) is not None:
+      fields.append(("unit", self.unit))  # type: ignore[attr-defined]
+    return fields
+
+  @model_validator(mode="after")
+  def _same_languages(self) -> "QuestionBase":
+    """A translated question must be translated everywhere, or some students see holes."""
+    reference: Optional[tuple[str, frozenset[str]]] = None
+    for name, value in self.text_fields():
+      langs = languages(value)
+      if langs is None:
+        continue
+      if reference is None:
+        reference = (name, langs)
+      elif langs != reference[1]:
+        raise _error("translations", f"translations are incomplete: {reference[0]} is written in "
+                     f"{', '.join(sorted(reference[1]))} but {name} in {', '.join(sorted(langs))}: "
+                     "give every translated field the same languages (a plain string is "
+                     "language-neutral)")
+    return self
+
+  def grade(self, response: Any, lang: Optional[str] = None) -> Grade:  # pragma: no cover
+    raise NotImplementedError
+
+  def right_answer(self, lang: Optional[str] = None) -> str:  # pragma: no cover - overridden
+    raise NotImplementedError
+
+
+def _check_indices(indices: list[int], options: Optional[list[Any]], field_name: str) -> None:
+  if options is None:  # options already reported as wrong
+    return
+  last = len(options) - 1
+  for index in indices:
+    if 0 <= index <= last:
+      continue
+    what = f"{index}" if field_name == "answer" else f"is given for option {index}, which"
+    if index < 0:
+      raise _error("index_negative", f"{what} is negative: options are counted from 0, so the "
+                   "first option is 0")
+    raise _error("index_range", f"{what} is out of range: there are {len(options)} options, "
+                 f"numbered 0 to {last} (counting from 0)")
+
+
+class _ChoiceQuestion(QuestionBase):
+  options: list[Text] = Field(min_length=2)
+  feedback: dict[int, Text] = Field(default_factory=dict)
+
+  @field_validator("options")
+  @classmethod
+  def _distinct_options(cls, options: list[TextValue]) -> list[TextValue]:
+    seen: dict[str, int] = {}
+    for index, option in enumerate(options):
+      key = pick(option).strip().casefold()
+      if key in seen:
+        raise _error("options_duplicate", f"{seen[key]} and {index} are the same text "
+                     f'("{pick(option)}"): make every option different')
+      seen[key] = index
+    return options
+
+  @field_validator("feedback")
+  @classmethod
+  def _feedback_in_range(cls, feedback: dict[int, TextValue],
+                         info: ValidationInfo) -> dict[int, TextValue]:
+    _check_indices(sorted(feedback), info.data.get("options"), "feedback")
+    return feedback
+
+  def option_texts(self, lang: Optional[str] = None) -> list[str]:
+    return [pick(option, lang) for option in self.options]
+
+  def _feedback_for(self, indices: list[int], lang: Optional[str]) -> list[str]:
+    return [pick(self.feedback[i], lang) for i in indices if i in self.feedback]
+
+
+class SingleChoice(_ChoiceQuestion):
+  """One right option among several: ``answer`` is its index, counting from 0."""
+
+  kind_label: ClassVar[str] = "choose one"
+  type: Literal["single"] = "single"
+  answer: int
+
+  @field_validator("answer")
+  @classmethod
+  def _answer_in_range(cls, answer: int, info: ValidationInfo) -> int:
+    _check_indices([answer], info.data.get("options"), "answer")
+    return answer
+
+  def grade(self, response: Any, lang: Optional[str] = None) -> Grade:
+    if response is None or isinstance(response, bool) or not isinstance(response, int):
+      raise ResponseError("Please choose an option first, then press Check.")
+    return Grade(correct=response == self.answer, response=response,
+                 feedback=self._feedback_for([response], lang))
+
+  def right_answer(self, lang: Optional[str] = None) -> str:
+    return pick(self.options[self.answer], lang)
+
+
+class MultipleChoice(_ChoiceQuestion):
+  """Several right options: ``answer`` lists their indices; the student must tick exactly them."""
+
+  kind_label: ClassVar[str] = "choose all that apply"
+  type: Literal["multiple"] = "multiple"
+  answer: list[int] = Field(min_length=1)
+
+  @field_validator("answer")
+  @classmethod
+  def _answers_valid(cls, answer: list[int], info: ValidationInfo) -> list[int]:
+    duplicates = sorted({i for i in answer if answer.count(i) > 1})
+    if duplicates:
+      raise _error("answer_duplicate", f"lists option {duplicates[0]} more than once: list each right "
+                   "option once")
+    _check_indices(answer, info.data.get("options"), "answer")
+    return answer
+
+  def grade(self, response: Any, lang: Optional[str] = None) -> Grade:
+    chosen = sorted(set(response or []))
+    if not chosen:
+      raise ResponseError("Please tick at least one option, then press Check.")
+    return Grade(correct=chosen == sorted(self.answer), response=chosen,
+                 feedback=self._feedback_for(chosen, lang))
+
+  def right_answer(self, lang: Optional[str] = None) -> str:
+    return "; ".join(pick(self.options[i], lang) for i in sorted(self.answer))
+
+
+def parse_number(text: Any) -> float:
+  """A number typed by a student: ``3.5``, ``3,5`` (decimal comma) and ``1 000`` all work."""
+  if isinstance(text, bool):
+    raise ResponseError("Please type a number, like 42 or 3.5, then press Check.")
+  if isinstance(text, (int, float)):
+    return float(text)
+  cleaned = str(text or "").strip().replace("\u00a0", "").replace(" ", "").replace("_", "")
+  if not cleaned:
+    raise ResponseError("Please type a number, then press Check.")
+  if "," in cleaned and "." not in cleaned:
+    cleaned = cleaned.replace(",", ".")
+  try:
+    value = float(cleaned)
+  except ValueError:
+    raise ResponseError(f'"{str(text).strip()}" is not a number: please type digits, '
+                        "like 42 or 3.5.") from None
+  if not math.isfinite(value):
+    raise ResponseError("Please type an ordinary number, like 42 or 3.5.")
+  return value
+
+
+class NumericQuestion(QuestionBase):
+  """A number to type: right when within ``tolerance`` of ``answer``."""
+
+  kind_label: ClassVar[str] = "type a number"
+  type: Literal["numeric"]
+  answer: float
+  tolerance: float = 0.0
+  unit: Optional[Text] = None
+
+  @field_validator("tolerance")
+  @classmethod
+  def _tolerance_positive(cls, tolerance: float) -> float:
+    if tolerance < 0 or not math.isfinite(tolerance):
+      raise _error("tolerance", f"{tolerance} is not allowed: write 0 for an exact answer or a "
+                   "positive margin, like 0.5")
+    return tolerance
+
+  def grade(self, response: Any, lang: Optional[str] = None) -> Grade:
+    value = parse_number(response)
+    correct = abs(value - self.answer) <= self.tolerance + 1e-9 * max(1.0, abs(self.answer))
+    return Grade(correct=correct, response=int(value) if value.is_integer() else value)
+
+  def right_answer(self, lang: Optional[str] = None) -> str:
+    number = f"{self.answer:g}"
+    if self.tolerance:
+      number += f" (± {self.tolerance:g})"
+    return f"{number} {pick(self.unit, lang)}" if self.unit is not None else number
+
+
+def validate_accepted(value: Any) -> Union[list[str], dict[str, list[str]]]:
+  """Accepted short-text answers: a string, a list of strings, or per language."""
+  def as_list(item: Any, where: str) -> list[str]:
+    items = [item] if isinstance(item, str) else item
+    if not isinstance(items, list) or not items:
+      raise _error("accepted_type", f"{where}must be an accepted answer (a string) or a list of "
+                   f"them, not {describe(item)}")
+    for entry in items:
+      if not isinstance(entry, str) or not entry.strip():
+        raise _error("accepted_type", f"{where}contains {describe(entry)}: every accepted answer "
+                     "must be non-empty text (quote numbers and yes/no)")
+    return items
+  if isinstance(value, dict) and value:
+    result = {}
+    for lang, item in value.items():
+      if not isinstance(lang, str) or not LANG_PATTERN.match(lang):
+        raise _error("text_lang", f"has the key {_key(lang)}, which is not a language code: "
+                     "use codes like en, fr, id or pt-BR for translations")
+      result[lang] = as_list(item, f"for language '{lang}' ")
+    return result
+  return as_list(value, "")
+
+
+def normalize_text(text: str) -> str:
+  """Case, surrounding quotes or backticks, trailing dots and extra spaces do not count."""
+  text = " ".join(str(text).split()).casefold()
+  return text.strip("`'\"“”«» ").rstrip(".!").strip()
+
+
+class TextQuestion(QuestionBase):
+  """A short text to type: right when it matches one accepted answer, ignoring case."""
+
+  kind_label: ClassVar[str] = "type a short answer"
+  type: Literal["text"]
+  answer: Annotated[Union[list[str], dict[str, list[str]]], PlainValidator(validate_accepted)]
+
+  def accepted(self, lang: Optional[str] = None) -> list[str]:
+    if isinstance(self.answer, list):
+      return self.answer
+    lang = lang or DEFAULT_LANG
+    # A student may answer in any language the question is written in.
+    first = self.answer.get(lang) or self.answer.get(DEFAULT_LANG) or []
+    rest = [a for key, values in self.answer.items() for a in values]
+    return list(dict.fromkeys(first + rest))
+
+  def grade(self, response: Any, lang: Optional[str] = None) -> Grade:
+    typed = " ".join(str(response or "").split())
+    if not typed:
+      raise ResponseError("Please type your answer, then press Check.")
+    wanted = {normalize_text(a) for a in self.accepted()}
+    return Grade(correct=normalize_text(typed) in wanted, response=typed)
+
+  def right_answer(self, lang: Optional[str] = None) -> str:
+    return self.accepted(lang)[0]
+
+
+Question = Union[SingleChoice, MultipleChoice, NumericQuestion, TextQuestion]
+QUESTION_TYPES: dict[str, type[QuestionBase]] = {
+    "single": SingleChoice, "multiple": MultipleChoice, "numeric": NumericQuestion,
+    "text": TextQuestion,
+}
+FIELD_ORDER = ("id", "type", "question", "options", "answer", "tolerance", "unit", "explanation",
+               "feedback")
