@@ -157,3 +157,28 @@ def test_interactive_loop_on_a_terminal_ends_with_quit(tmp_path):
   assert "Type your message ('quit' to end)." in out
   assert "dana> " in out and "first lesson together" in out
   assert "now holds 2 events" in out
+
+
+def test_the_readme_transcript_is_what_the_tutor_prints(tmp_path):
+  """labs/tutor/README.md shows two runs: replay them (fresh tutor.db) and compare."""
+  import shlex
+
+  readme = (ROOT / "labs" / "tutor" / "README.md").read_text()
+  block = re.search(r"```text\n(.*?)```", readme, re.DOTALL).group(1)
+  runs = [chunk.strip("\n").splitlines() for chunk in block.split("$ ")[1:]]
+  assert len(runs) == 2
+  env = {k: v for k, v in os.environ.items() if k != "TUTOR_DB"}
+  for command, *expected in runs:
+    argv = shlex.split(command)
+    assert argv[:2] == [".venv/bin/python", "labs/tutor/main.py"]
+    done = subprocess.run([sys.executable, str(MAIN), *argv[2:]], capture_output=True,
+                          text=True, env=env, cwd=tmp_path, timeout=120, input="")
+    assert done.returncode == 0, done.stderr[-2000:]
+    actual = re.sub(r"[0-9a-f]{8}-[0-9a-f-]{27}", "<id>", done.stdout).splitlines()
+    wanted = [re.sub(r"[0-9a-f]{8}-\.\.\.", "<id>", line) for line in expected]
+    if "..." not in wanted:
+      assert actual == wanted
+    else:  # "..." stands for lines left out: the others appear in order
+      position = 0
+      for line in (w for w in wanted if w != "..."):
+        position = actual.index(line, position) + 1
