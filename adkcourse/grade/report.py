@@ -66,6 +66,8 @@ class Report:
     lost = self.failed()
     if not lost:
       parts.append(f"all {len(self.results)} checks passed")
+    elif self.score == 0:
+      parts.append(f"none of the {len(self.results)} checks earned points")
     else:
       names = ", ".join(f"{r.check} ({_fmt(r.earned)}/{_fmt(r.points)})" for r in lost)
       parts.append(f"{len(self.results) - len(lost)} of {len(self.results)} checks passed; "

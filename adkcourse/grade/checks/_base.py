@@ -96,6 +96,18 @@ class Exercise:
     return Report(self.name, results, [reason])
 
 
+class _SubmissionExit(Exception):
+  """``sys.exit`` called inside a submission's coroutine, turned into an ordinary exception
+  (asyncio lets a SystemExit raised in a task escape the event loop)."""
+
+
+async def _guarded(awaitable: Any) -> Any:
+  try:
+    return await awaitable
+  except SystemExit as error:
+    raise _SubmissionExit(error.code) from None
+
+
 class SubmissionTimeout(BaseException):
   """Raised into a submission that overran its time (a BaseException: `except Exception`
   in student code must not swallow it)."""
@@ -122,19 +134,22 @@ def _alarm(seconds: Optional[float]) -> Iterator[None]:
     signal.signal(signal.SIGALRM, previous)
 
 
-async def call_submission(trial: Trial, fn: Callable, *args: Any, is_async: bool,
-                          time_limit: Optional[float] = None, **kwargs: Any) -> Any:
+async def call_submission(trial: Trial, fn: Callable, *args: Any, is_async: Optional[bool],
+                          time_limit: Optional[float] = None, label: Optional[str] = None,
+                          **kwargs: Any) -> Any:
   """Call the student's function, never letting it crash the checks.
 
   Whatever goes wrong (an exception, ``sys.exit``, an endless loop, a missing ``async``)
   becomes a note on the trial; the checks then judge whatever the function managed to do.
-  Returns the function's result, or None.
+  ``is_async`` is the contract (None: not checked here); ``label`` names the function in
+  notes when ``fn`` is a scenario wrapped around the student's code. Returns the function's
+  result, or None.
   """
-  name = getattr(fn, "__name__", "the function")
+  name = label or getattr(fn, "__name__", "the function")
   if is_async and not inspect.iscoroutinefunction(fn):
     trial.notes.append(f"`{name}` is defined with `def`: the contract is `async def` "
                        "(service methods are coroutines and must be awaited)")
-  elif not is_async and inspect.iscoroutinefunction(fn):
+  elif is_async is False and inspect.iscoroutinefunction(fn):
     trial.notes.append(f"`{name}` is defined with `async def`: the contract is a plain `def`")
   timed_out = False
   try:
@@ -142,26 +157,27 @@ async def call_submission(trial: Trial, fn: Callable, *args: Any, is_async: bool
       result = fn(*args, **kwargs)
       if inspect.isawaitable(result):
         if time_limit is None:
-          result = await result
+          result = await _guarded(result)
         else:
           try:
-            result = await asyncio.wait_for(result, time_limit)
+            result = await asyncio.wait_for(_guarded(result), time_limit)
           except asyncio.TimeoutError:
             timed_out = True
             raise
     return result
   except (SubmissionTimeout, asyncio.TimeoutError) as error:
     if isinstance(error, SubmissionTimeout) or timed_out:
-      trial.notes.append(f"`{name}` did not finish within {time_limit:g} s and was stopped")
+      trial.notes.append(f"`{name}` did not finish within {time_limit:.3g} s and was stopped")
     else:
       trial.notes.append(f"`{name}` raised TimeoutError: {error}")
-  except SystemExit as error:
-    trial.notes.append(f"`{name}` called sys.exit({error.code!r}); graded on what it had "
-                       "done before")
+  except (SystemExit, _SubmissionExit) as error:
+    code = error.code if isinstance(error, SystemExit) else error.args[0]
+    trial.notes.append(f"`{name}` called sys.exit({code!r}); graded on what it had done before")
   except NotImplementedError:
     trial.notes.append(f"`{name}` raised NotImplementedError: the stub is not replaced yet")
   except KeyboardInterrupt:
     raise
   except BaseException as error:  # noqa: BLE001 - anything a student may raise
-    trial.notes.append(f"`{name}` raised {type(error).__name__}: {error}")
+    message = f": {error}" if str(error) else ""
+    trial.notes.append(f"`{name}` raised {type(error).__name__}{message}")
   return None

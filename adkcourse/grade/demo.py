@@ -1,0 +1,141 @@
+"""A generated class of ``forget_user`` submissions: correct, partial, broken and hostile.
+
+Used by the tests, ``benchmarks/grading.py`` and ``docs/gradebook.ipynb`` so that everything
+about the grader can be tried without real students:
+
+    from adkcourse.grade.demo import write_class
+    write_class(folder, copies=1)   # one file per kind below; copies=N repeats the class
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+REFERENCE = '''
+import sqlite3
+
+
+async def forget_user(service, db_path, app_name, user_id):
+    listed = await service.list_sessions(app_name=app_name, user_id=user_id)
+    for session in listed.sessions:
+        await service.delete_session(app_name=app_name, user_id=user_id,
+                                     session_id=session.id)
+    connection = sqlite3.connect(db_path)
+    connection.execute("DELETE FROM user_states WHERE app_name = ? AND user_id = ?",
+                       (app_name, user_id))
+    connection.commit()
+    connection.close()
+'''
+
+API_ONLY = '''
+async def forget_user(service, db_path, app_name, user_id):
+    listed = await service.list_sessions(app_name=app_name, user_id=user_id)
+    for session in listed.sessions:
+        await service.delete_session(app_name=app_name, user_id=user_id,
+                                     session_id=session.id)
+'''
+
+SQL_WITHOUT_APP_FILTER = '''
+import sqlite3
+
+async def forget_user(service, db_path, app_name, user_id):
+    db = sqlite3.connect(db_path)
+    db.execute("DELETE FROM sessions WHERE user_id = ?", (user_id,))
+    db.execute("DELETE FROM user_states WHERE user_id = ?", (user_id,))
+    db.commit()
+'''
+
+HOSTILE = '''
+import sqlite3
+
+async def forget_user(service, db_path, app_name, user_id):
+    db = sqlite3.connect(db_path)
+    for table in ("events", "sessions", "user_states", "app_states"):
+        db.execute(f"DELETE FROM {table}")
+    db.commit()
+'''
+
+SYNC_DEF = '''
+def forget_user(service, db_path, app_name, user_id):
+    service.list_sessions(app_name=app_name, user_id=user_id)
+'''
+
+# kind -> (file suffix, cells, expected score out of 13)
+KINDS: dict[str, tuple[str, list[str], float]] = {
+    "correct_notebook": (".ipynb", [
+        "%pip install google-adk\n!ls -la",
+        "# my experiments, never run by the grader\nimport asyncio\n"
+        "asyncio.run(forget_user(None, 'x.db', 'tutor', 'me'))",
+        REFERENCE,
+        "await forget_user(service, 'tutor.db', 'tutor', 'ada')\nprint('done')",
+    ], 13),
+    "correct_script": (".py", [REFERENCE + "\n\nif __name__ == '__main__':\n"
+                                           "    raise SystemExit('scratch code: never run')\n"],
+                       13),
+    "moved_cells": (".ipynb", ["await forget_user(service, DB, APP, 'ada')", "DB = 'tutor.db'",
+                               REFERENCE, "APP = 'tutor'"], 13),
+    "api_only": (".ipynb", [API_ONLY], 10),
+    "sql_without_app_filter": (".py", [SQL_WITHOUT_APP_FILTER], 9),
+    "hostile_wipes_everyone": (".py", [HOSTILE], 8),
+    "sync_def": (".py", [SYNC_DEF], 0),
+    "does_not_parse": (".py", ["async def forget_user(service, db_path, app_name, user_id)\n"
+                               "    pass\n"], 0),
+    "broken_cell_elsewhere": (".ipynb", ["def helper(:\n  pass", REFERENCE], 13),
+    "no_function": (".ipynb", ["async def erase(service, db_path, app_name, user_id):\n"
+                               "    pass\n"], 0),
+    "raises": (".py", ["async def forget_user(service, db_path, app_name, user_id):\n"
+                       "    raise RuntimeError('not finished')\n"], 0),
+    "api_then_raises": (".py", [API_ONLY.replace(
+        "session_id=session.id)", "session_id=session.id)\n    raise KeyError('oops')")], 10),
+    "loops_forever": (".py", ["async def forget_user(service, db_path, app_name, user_id):\n"
+                              "    while True:\n        pass\n"], 0),
+    "calls_sys_exit": (".py", [API_ONLY + "\n    import sys\n    sys.exit(1)\n"], 10),
+    "prints_megabytes": (".py", [API_ONLY + "\n    for _ in range(50_000):\n"
+                                            "        print('x' * 200)\n"], 10),
+    "kills_its_process": (".py", ["import os\n\nasync def forget_user(service, db_path, "
+                                  "app_name, user_id):\n    os._exit(3)\n"], 0),
+    "eats_memory": (".py", ["async def forget_user(service, db_path, app_name, user_id):\n"
+                            "    hog = bytearray(8 * 1024 ** 3)\n"], 0),
+    "imports_the_solution": (".py", ["from solutions.forget_user import forget_user\n"], 0),
+}
+
+FAST_KINDS = ("correct_notebook", "api_only", "sql_without_app_filter", "hostile_wipes_everyone",
+              "correct_script")
+
+
+def notebook(cells: list[str]) -> str:
+  """A minimal nbformat-4 notebook with these code cells (and a markdown title)."""
+  def cell(i: int, source: str, kind: str = "code") -> dict:
+    body = {"cell_type": kind, "id": f"c{i}", "metadata": {},
+            "source": source.strip("\n").splitlines(keepends=True)}
+    if kind == "code":
+      body.update(execution_count=None, outputs=[])
+    return body
+
+  cells_json = [cell(0, "# Lesson 2 exercise", "markdown")] + [
+      cell(i, source) for i, source in enumerate(cells, start=1)]
+  return json.dumps({"cells": cells_json, "metadata": {}, "nbformat": 4, "nbformat_minor": 5},
+                    indent=1)
+
+
+def write_submission(folder: Path, student: str, kind: str) -> Path:
+  suffix, cells, _ = KINDS[kind]
+  path = Path(folder) / f"{student}{suffix}"
+  path.write_text(notebook(cells) if suffix == ".ipynb" else "\n\n".join(cells),
+                  encoding="utf-8")
+  return path
+
+
+def write_class(folder: Path, kinds: tuple[str, ...] | None = None, copies: int = 1
+                ) -> dict[str, float]:
+  """Write one submission per kind (times ``copies``); return student -> expected score."""
+  folder = Path(folder)
+  folder.mkdir(parents=True, exist_ok=True)
+  expected = {}
+  for copy in range(copies):
+    for kind in kinds or tuple(KINDS):
+      student = kind if copies == 1 else f"{kind}_{copy:03d}"
+      write_submission(folder, student, kind)
+      expected[student] = KINDS[kind][2]
+  return expected

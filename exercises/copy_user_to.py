@@ -1,0 +1,54 @@
+"""Exercise (lesson 3, PostgreSQL): move a student to the new database.
+
+The tutor ran on a local SQLite file; it now runs on PostgreSQL. The two stores have different
+schemas (a ``SqliteSessionService`` file cannot be opened by ``DatabaseSessionService``), so
+copying the file is not an option: copy through the services. Write
+
+    async def copy_user_to(source, dest, app_name: str, user_id: str) -> None
+
+where ``source`` is a ``SqliteSessionService`` and ``dest`` any other session service
+(``DatabaseSessionService("postgresql+asyncpg://...")`` in the lesson). For that one user of
+that one app it must copy:
+
+1. every session, keeping its id, with its own state (keys without a prefix);
+2. every event of each session, in order (``get_session`` returns them; ``list_sessions``
+   does not);
+3. the user's state (the ``user:`` keys), including keys that no event ever set.
+
+It must not copy other users, must not change what ``dest`` already holds for other users,
+and must not modify ``source``. ``app:`` state is the app's, not the user's: it is not
+part of the exercise.
+
+Tips: ``create_session(..., state=...)`` stores ``user:`` keys in the user state; appending
+an event replays its ``state_delta``. Check yourself in a notebook (grading uses SQLite for
+``dest`` as well, through ``DatabaseSessionService("sqlite+aiosqlite:///...")``, the same code
+as PostgreSQL):
+
+    from adkcourse.grade import run_exercise_checks
+    report = await run_exercise_checks("copy_user_to", copy_user_to)
+    report.table()
+"""
+
+from __future__ import annotations
+
+PREFIXES = ("user:", "app:", "temp:")
+
+
+async def copy_user_to(source, dest, app_name: str, user_id: str) -> None:
+  """Copy one user's sessions, events and user state from ``source`` into ``dest``."""
+  ### HINT: source.get_user_state(...) gives the user state; for each session of
+  ### HINT: source.list_sessions(...), source.get_session(...) gives its events; create it in dest
+  ### HINT: (same id, own state + the user: keys), then dest.append_event(copy, event) for each.
+  ### BEGIN SOLUTION
+  user_state = await source.get_user_state(app_name=app_name, user_id=user_id)
+  user_keys = {f"user:{key}": value for key, value in user_state.items()}
+  listed = await source.list_sessions(app_name=app_name, user_id=user_id)
+  for listed_session in listed.sessions:  # oldest update first: later values win
+    session = await source.get_session(app_name=app_name, user_id=user_id,
+                                       session_id=listed_session.id)
+    own_state = {k: v for k, v in session.state.items() if not k.startswith(PREFIXES)}
+    copy = await dest.create_session(app_name=app_name, user_id=user_id,
+                                     session_id=session.id, state={**own_state, **user_keys})
+    for event in session.events:
+      await dest.append_event(copy, event)
+  ### END SOLUTION
