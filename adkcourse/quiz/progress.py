@@ -4,11 +4,15 @@ state written through ADK's own ``SqliteSessionService``.
 * The file is ``$ADKCOURSE_HOME/progress.db`` (default ``~/.adkcourse/progress.db``): one per
   person at the computer, outside the repository. Tests and ``scripts/run_notebooks.py`` point
   ``ADKCOURSE_HOME`` at a scratch folder.
-* Each attempt is an ``Event`` whose ``actions.state_delta`` sets
-  ``user:quiz:<bank>:<question id>`` to that question's list of attempts, appended to the
-  student's session ``quiz-progress`` of the app ``adkcourse_quiz``. ADK stores the key without
-  its ``user:`` prefix in ``user_states``, exactly as lesson 1 teaches, and keeps the event (with
-  the prefixed delta) as the transcript.
+* Each attempt is an ``Event`` whose ``actions.state_delta`` adds one key,
+  ``user:quiz:<bank>:<question id>:<attempt id>``, holding that attempt (time, response,
+  correct), appended to the student's session ``quiz-progress`` of the app ``adkcourse_quiz``.
+  ADK stores the key without its ``user:`` prefix in ``user_states``, exactly as lesson 1
+  teaches, and keeps the event (with the prefixed delta) as the transcript.
+* One new key per attempt, never a list that is read, extended and written back: ADK merges a
+  delta into ``user_states`` atomically in SQL, but its stale-session check is not atomic, so
+  two kernels appending at the same moment would silently lose one of two list updates (the
+  tests reproduce it). New keys cannot overwrite each other.
 
 Why a background thread: a widget's button callback is synchronous, the session service is
 async, and inside a Jupyter kernel an event loop is already running in the main thread, so
@@ -63,9 +67,23 @@ def default_user_id() -> str:
     return "student"
 
 
-def state_key(bank: str, question_id: str) -> str:
-  """The state key holding one question's attempts (with its ``user:`` prefix)."""
-  return f"user:{KEY_PREFIX}{bank}:{question_id}"
+def state_key(bank: str, question_id: str, attempt_id: str) -> str:
+  """The state key holding one attempt (with its ``user:`` prefix)."""
+  return f"user:{KEY_PREFIX}{bank}:{question_id}:{attempt_id}"
+
+
+def _attempt_rows(state: dict[str, Any]) -> list[dict[str, Any]]:
+  """Attempts found in a state dict (keys with or without ``user:``), oldest first, each with
+  its ``attempt`` number for its question (1 for the first ever)."""
+  rows = [dict(value) for key, value in state.items()
+          if key.removeprefix("user:").startswith(KEY_PREFIX) and isinstance(value, dict)]
+  rows.sort(key=lambda r: (str(r.get("time")), str(r.get("bank")), str(r.get("question"))))
+  counts: dict[tuple[str, str], int] = {}
+  for row in rows:
+    question = (str(row.get("bank")), str(row.get("question")))
+    counts[question] = counts.get(question, 0) + 1
+    row["attempt"] = counts[question]
+  return [{column: row.get(column) for column in COLUMNS} for row in rows]
 
 
 class BackgroundLoop:
@@ -124,14 +142,13 @@ class ProgressStore:
 
   async def arecord(self, user_id: str, bank: str, question_id: str, response: Any,
                     correct: bool) -> dict[str, Any]:
-    """Append one attempt; returns the stored record (its ``attempt`` counts every run)."""
+    """Append one attempt; returns it with its ``attempt`` number (counting earlier runs)."""
     from google.adk.errors import StaleSessionError
     from google.adk.errors.already_exists_error import AlreadyExistsError
     from google.adk.events import Event, EventActions
     from google.adk.sessions.base_session_service import GetSessionConfig
 
     service = self._session_service()
-    key = state_key(bank, question_id)
     for _ in range(5):
       session = await service.get_session(app_name=APP_NAME, user_id=user_id,
                                           session_id=SESSION_ID,
@@ -142,17 +159,19 @@ class ProgressStore:
                                                  session_id=SESSION_ID)
         except AlreadyExistsError:  # another kernel of the same student created it just now
           continue
-      attempts = list(session.state.get(key) or [])
       record = {"time": datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
-                "bank": bank, "question": question_id, "attempt": len(attempts) + 1,
-                "response": response, "correct": bool(correct)}
+                "bank": bank, "question": question_id, "response": response,
+                "correct": bool(correct)}
+      key = state_key(bank, question_id, uuid.uuid4().hex[:12])
       event = Event(author="quiz", invocation_id=f"quiz-{uuid.uuid4().hex[:12]}",
-                    actions=EventActions(state_delta={key: attempts + [record]}))
+                    actions=EventActions(state_delta={key: record}))
       try:
         await service.append_event(session, event)
       except StaleSessionError:  # another notebook of this student wrote in between: re-read
         continue
-      return record
+      earlier = [r for r in _attempt_rows(session.state)
+                 if (r["bank"], r["question"]) == (bank, question_id)]
+      return {**record, "attempt": len(earlier)}
     raise RuntimeError(f"could not store the attempt in {self.path}: the session kept changing")
 
   async def ahistory(self, user_id: str) -> list[dict[str, Any]]:
@@ -160,10 +179,7 @@ class ProgressStore:
     if not self.path.exists():
       return []
     state = await self._session_service().get_user_state(app_name=APP_NAME, user_id=user_id)
-    rows = [dict(row) for key, attempts in state.items() if key.startswith(KEY_PREFIX)
-            for row in (attempts or []) if isinstance(row, dict)]
-    return sorted(rows, key=lambda r: (str(r.get("time")), str(r.get("bank")),
-                                       str(r.get("question")), r.get("attempt") or 0))
+    return _attempt_rows(state)
 
   def record(self, user_id: str, bank: str, question_id: str, response: Any,
              correct: bool) -> dict[str, Any]:
