@@ -93,6 +93,10 @@ KINDS: dict[str, tuple[str, list[str], float]] = {
     "calls_sys_exit": (".py", [API_ONLY + "\n    import sys\n    sys.exit(1)\n"], 10),
     "prints_megabytes": (".py", [API_ONLY + "\n    for _ in range(50_000):\n"
                                             "        print('x' * 200)\n"], 10),
+    "ignores_the_alarm": (".py", ["import signal\n\nasync def forget_user(service, db_path, "
+                                  "app_name, user_id):\n"
+                                  "    signal.signal(signal.SIGALRM, signal.SIG_IGN)\n"
+                                  "    while True:\n        pass\n"], 0),
     "kills_its_process": (".py", ["import os\n\nasync def forget_user(service, db_path, "
                                   "app_name, user_id):\n    os._exit(3)\n"], 0),
     "eats_memory": (".py", ["async def forget_user(service, db_path, app_name, user_id):\n"

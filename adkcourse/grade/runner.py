@@ -242,7 +242,7 @@ def grade_all(exercise_name: str, submissions: list[Submission], *, jobs: int = 
   root = Path(tempfile.mkdtemp(prefix="grade-", dir=scratch or scratch_root()))
   servers: queue.Queue = queue.Queue()
   started: list[ForkServer] = []
-  for _ in range(jobs):
+  for _ in range(min(jobs, len(submissions))):
     server = ForkServer(exercise_name, root) if fork else None
     if server is not None:
       started.append(server)
@@ -261,7 +261,7 @@ def grade_all(exercise_name: str, submissions: list[Submission], *, jobs: int = 
 
   results: list[Graded] = []
   try:
-    with ThreadPoolExecutor(max_workers=jobs) as pool, \
+    with ThreadPoolExecutor(max_workers=max(1, min(jobs, len(submissions)))) as pool, \
         tqdm(total=len(submissions), desc=f"grading {exercise_name}", unit="submission",
              file=sys.stderr, disable=not progress) as bar:
       futures = {pool.submit(task, s): s for s in submissions}

@@ -1,0 +1,143 @@
+"""Checks of the lesson-1 and lesson-3 exercises: full marks for the reference, partial marks
+for plausible mistakes, nothing for the stub."""
+
+from __future__ import annotations
+
+from adkcourse.grade import EXERCISES, get_exercise, run_exercise_checks
+from labs.exercises.copy_user_to import copy_user_to as copy_stub
+from labs.exercises.remember_favorite_drink import remember_favorite_drink as drink_stub
+from solutions.copy_user_to import copy_user_to
+from solutions.copy_user_to import copy_user_to as reference_copy
+from solutions.remember_favorite_drink import remember_favorite_drink
+
+
+def marks(report) -> dict[str, float]:
+  return {r.check: r.earned for r in report.results}
+
+
+def test_every_exercise_declares_checks_with_points():
+  for name in EXERCISES:
+    exercise = get_exercise(name)
+    assert exercise.name == name and len(exercise.checks) >= 5
+    assert all(c.points > 0 and c.description for c in exercise.checks)
+    assert len({c.name for c in exercise.checks}) == len(exercise.checks)
+
+
+# --- lesson 1: remember_favorite_drink ------------------------------------------------------
+
+async def test_drink_reference_full_marks(tmp_path):
+  report = await run_exercise_checks("remember_favorite_drink", remember_favorite_drink,
+                                     workdir=tmp_path)
+  assert report.score == report.max_score == 11, report.summary()
+  assert report.notes == []
+
+
+async def test_drink_without_prefix_is_forgotten_in_the_next_session(tmp_path):
+  def remember_favorite_drink(tool_context, drink: str) -> dict:
+    tool_context.state["favorite_drink"] = drink
+    tool_context.state["last_drink"] = drink
+    return {"saved": drink}
+
+  report = await run_exercise_checks("remember_favorite_drink", remember_favorite_drink,
+                                     workdir=tmp_path)
+  assert {r.check for r in report.failed()} == {"favorite_is_user_scoped"}
+  assert report.score == 8
+
+
+async def test_drink_with_wrong_prefixes_leaks_to_others(tmp_path):
+  def remember_favorite_drink(tool_context, drink: str) -> dict:
+    tool_context.state["app:favorite_drink"] = drink
+    tool_context.state["user:last_drink"] = drink
+    return "ok"
+
+  report = await run_exercise_checks("remember_favorite_drink", remember_favorite_drink,
+                                     workdir=tmp_path)
+  got = marks(report)
+  assert got["other_customer_unaffected"] == 0 and got["last_drink_is_session_scoped"] == 0
+  assert got["returns_confirmation"] == 0.5  # a str, wrapped by ADK
+  assert 0 < report.score < report.max_score
+
+
+async def test_drink_tool_that_raises_is_reported(tmp_path):
+  def remember_favorite_drink(tool_context, drink: str) -> dict:
+    raise ValueError("no drinks today")
+
+  report = await run_exercise_checks("remember_favorite_drink", remember_favorite_drink,
+                                     workdir=tmp_path)
+  assert report.score == 0
+  assert any("ValueError: no drinks today" in note for note in report.notes)
+
+
+async def test_drink_stub_earns_nothing(tmp_path):
+  report = await run_exercise_checks("remember_favorite_drink", drink_stub, workdir=tmp_path)
+  assert report.score == 0
+  assert any("NotImplementedError" in note for note in report.notes)
+
+
+# --- lesson 3: copy_user_to -----------------------------------------------------------------
+
+async def test_copy_reference_full_marks(tmp_path):
+  report = await run_exercise_checks("copy_user_to", copy_user_to, workdir=tmp_path)
+  assert report.score == report.max_score == 12, report.summary()
+
+
+async def test_copy_from_list_sessions_loses_the_events(tmp_path):
+  async def copy_user_to(source, dest, app_name, user_id):
+    listed = await source.list_sessions(app_name=app_name, user_id=user_id)
+    for session in listed.sessions:  # no events: list_sessions leaves them out
+      await dest.create_session(app_name=app_name, user_id=user_id, session_id=session.id,
+                                state=session.state)
+
+  report = await run_exercise_checks("copy_user_to", copy_user_to, workdir=tmp_path)
+  assert {r.check for r in report.failed()} == {"events_copied"}
+  assert report.score == 9
+
+
+async def test_copy_of_events_only_misses_state_set_at_creation(tmp_path):
+  async def copy_user_to(source, dest, app_name, user_id):
+    listed = await source.list_sessions(app_name=app_name, user_id=user_id)
+    for item in listed.sessions:
+      session = await source.get_session(app_name=app_name, user_id=user_id,
+                                         session_id=item.id)
+      copy = await dest.create_session(app_name=app_name, user_id=user_id,
+                                       session_id=item.id)
+      for event in session.events:
+        await dest.append_event(copy, event)
+
+  report = await run_exercise_checks("copy_user_to", copy_user_to, workdir=tmp_path)
+  assert {r.check for r in report.failed()} == {"session_state_copied", "user_state_copied"}
+  assert report.score == 8
+  assert "plan" in next(r.feedback for r in report.results if r.check == "user_state_copied")
+
+
+async def test_copying_everyone_with_new_ids(tmp_path):
+  async def copy_user_to(source, dest, app_name, user_id):
+    listed = await source.list_sessions(app_name=app_name)  # every user
+    for item in listed.sessions:
+      session = await source.get_session(app_name=app_name, user_id=item.user_id,
+                                         session_id=item.id)
+      copy = await dest.create_session(app_name=app_name, user_id=item.user_id,
+                                       state=session.state)
+      for event in session.events:
+        await dest.append_event(copy, event)
+
+  report = await run_exercise_checks("copy_user_to", copy_user_to, workdir=tmp_path)
+  got = marks(report)
+  assert got["only_that_user"] == 0
+  assert got["sessions_copied"] == 1  # right count, new ids: half the points
+  assert got["source_untouched"] == 1
+
+
+async def test_a_move_instead_of_a_copy_loses_the_source_point(tmp_path):
+  async def copy_user_to(source, dest, app_name, user_id):
+    await reference_copy(source, dest, app_name, user_id)
+    for item in (await source.list_sessions(app_name=app_name, user_id=user_id)).sessions:
+      await source.delete_session(app_name=app_name, user_id=user_id, session_id=item.id)
+
+  report = await run_exercise_checks("copy_user_to", copy_user_to, workdir=tmp_path)
+  assert {r.check for r in report.failed()} == {"source_untouched"}
+
+
+async def test_copy_stub_earns_nothing(tmp_path):
+  report = await run_exercise_checks("copy_user_to", copy_stub, workdir=tmp_path)
+  assert report.score == 0

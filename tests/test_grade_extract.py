@@ -1,0 +1,116 @@
+"""Only imports and definitions are taken from a submission, wherever they sit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from adkcourse.grade.demo import notebook
+from adkcourse.grade.extract import extract, keep, strip_ipython
+
+
+def write_nb(tmp_path: Path, cells: list[str], name: str = "student.ipynb") -> Path:
+  path = tmp_path / name
+  path.write_text(notebook(cells))
+  return path
+
+
+def run(code: str) -> dict:
+  namespace: dict = {}
+  exec(compile(code, "submission.py", "exec"), namespace)
+  return namespace
+
+
+def test_definitions_are_found_in_any_cell_and_scratch_is_dropped(tmp_path):
+  path = write_nb(tmp_path, [
+      "raise SystemExit('a scratch cell: must never run')",
+      "LIMIT = 3\nNAMES = ('a', 'b')\ncomputed = len(NAMES)",
+      "%load_ext autoreload\n!pip install nothing\nimport math",
+      "async def forget_user(service, db_path, app_name, user_id):\n    return math.pi * LIMIT",
+      "await forget_user(None, None, None, None)",
+  ])
+  result = extract(path, "forget_user")
+  assert result.found and result.is_async and result.error is None
+  namespace = run(result.code)
+  assert namespace["LIMIT"] == 3 and namespace["NAMES"] == ("a", "b")
+  assert "computed" not in namespace  # not a literal: dropped
+  assert "SystemExit" not in result.code and "await forget_user" not in result.code
+  assert any("3 statement(s)" in line for line in result.info)
+
+
+def test_later_definition_wins_like_running_the_notebook(tmp_path):
+  path = write_nb(tmp_path, ["def f():\n    return 1", "def f():\n    return 2"])
+  assert run(extract(path, "f").code)["f"]() == 2
+
+
+def test_cell_magic_cells_and_future_imports(tmp_path):
+  path = write_nb(tmp_path, ["%%bash\necho hi", "x = 1",
+                             "from __future__ import annotations\ndef f(a: Undefined) -> 1:\n"
+                             "    return x"])
+  result = extract(path, "f")
+  assert result.code.startswith("from __future__ import annotations")
+  assert run(result.code)["f"](0) == 1
+
+
+def test_a_cell_that_does_not_parse_is_skipped_with_a_note(tmp_path):
+  path = write_nb(tmp_path, ["def broken(:\n    pass", "def f():\n    return 1"])
+  result = extract(path, "f")
+  assert result.found
+  assert result.notes == ["cell 2 does not parse (SyntaxError: invalid syntax, line 1): skipped"]
+
+
+def test_script_that_does_not_parse_is_an_error(tmp_path):
+  path = tmp_path / "student.py"
+  path.write_text("def f(:\n  pass\n")
+  result = extract(path, "f")
+  assert not result.found
+  assert result.error.startswith("the file does not parse (SyntaxError")
+
+
+def test_main_block_and_calls_of_a_script_are_dropped(tmp_path):
+  path = tmp_path / "student.py"
+  path.write_text("import sys\n\ndef f():\n    return 1\n\nsys.exit(3)\n"
+                  "if __name__ == '__main__':\n    f()\n")
+  result = extract(path, "f")
+  assert run(result.code)["f"]() == 1
+  assert "sys.exit(3)" not in result.code
+
+
+def test_decorators_and_classes_are_kept_with_line_numbers(tmp_path):
+  path = write_nb(tmp_path, ["import functools\n\n@functools.lru_cache\ndef f():\n    return 5",
+                             "class Helper:\n    value = 7"])
+  result = extract(path, "f")
+  assert "# --- cell 2, line 3\n@functools.lru_cache" in result.code  # cell 1: markdown
+  namespace = run(result.code)
+  assert namespace["f"]() == 5 and namespace["Helper"].value == 7
+
+
+def test_missing_or_imported_function(tmp_path):
+  assert extract(write_nb(tmp_path, ["def other():\n    pass"]), "f").notes[-1] == (
+      "no function named `f` was found")
+  imported = extract(write_nb(tmp_path, ["from solutions.forget_user import forget_user"]),
+                     "forget_user")
+  assert not imported.found
+  assert imported.notes[-1] == "`forget_user` is imported, not defined: write it in your file"
+
+
+def test_unreadable_notebook(tmp_path):
+  path = tmp_path / "student.ipynb"
+  path.write_text("{ not json")
+  result = extract(path, "f")
+  assert result.error.startswith("the file cannot be read as a .ipynb file")
+
+
+def test_keep_rules():
+  import ast
+
+  def kept(source: str) -> bool:
+    return keep(ast.parse(source).body[0])
+
+  assert kept("import os") and kept("from a import b") and kept("X = -1")
+  assert kept("A, B = 1, 2") and kept("C: int = 3") and kept("D = {'k': [1, 2]}")
+  assert kept("try:\n    import numpy\nexcept ImportError:\n    numpy = None")
+  assert not kept("print('hi')") and not kept("x = f()") and not kept("obj.attr = 1")
+  assert not kept("for i in range(3):\n    pass") and not kept("while True:\n    pass")
+  assert not kept("try:\n    run()\nexcept Exception:\n    pass")
+  assert strip_ipython("%%time\nx = 1") == ""
+  assert strip_ipython("x = 1\n  !ls\n%pwd") == "x = 1\n\n"
