@@ -5,6 +5,7 @@ The expected lines are the exact ``FILE:QUESTION_ID: message (line N)`` an instr
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -218,3 +219,12 @@ def test_check_reports_a_missing_path():
   result = _check("tests/data/quiz/nothing_here.yaml")
   assert result.returncode == 1
   assert result.stdout.strip() == "tests/data/quiz/nothing_here.yaml: no such file or folder"
+
+
+def test_examples_in_the_authoring_guide_are_valid():
+  guide = (ROOT / "docs" / "quizzes.md").read_text(encoding="utf-8")
+  blocks = re.findall(r"```yaml\n(.*?)```", guide, re.DOTALL)
+  assert len(blocks) >= 3
+  for block in blocks:
+    questions, problems = check_text(block, "docs/quizzes.md")
+    assert problems == [] and questions

@@ -139,3 +139,40 @@ def test_nbconvert_exports_read_as_the_questions(executed, keep_widget_state):
     assert not HIDDEN.search(rendering)
   if not keep_widget_state:
     assert "VISIBLE-OPTION-S0</li>" in page  # the HTML fallback, not an empty widget
+
+
+QUIZ_CALL = re.compile(r"""(?:show_quiz|load_bank)\(\s*["']([^"']+)["']""")
+COMMITTED = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "docs").glob("*.ipynb"))
+
+
+def _banks_shown(path: Path) -> list[Path]:
+  from adkcourse.quiz.bank import resolve_bank
+  code = "\n".join("".join(c["source"]) for c in json.loads(path.read_text())["cells"]
+                   if c["cell_type"] == "code")
+  banks = []
+  for name in QUIZ_CALL.findall(code):
+    relative = path.parent / name
+    banks.append(relative if relative.exists() else resolve_bank(name))
+  return banks
+
+
+@pytest.mark.parametrize("path", [p for p in COMMITTED if _banks_shown(p)],
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_committed_notebooks_hold_no_explanation_or_feedback(path):
+  """The lessons as committed (outputs and saved widget state) give nothing away."""
+  from adkcourse.quiz import load_bank
+  from adkcourse.quiz.model import languages
+
+  text = json.dumps(json.loads(path.read_text(encoding="utf-8")), ensure_ascii=False)
+  for bank_path in _banks_shown(path):
+    bank = load_bank(bank_path)
+    for question in bank:
+      assert json.dumps(question.question if isinstance(question.question, str)
+                        else next(iter(question.question.values())),
+                        ensure_ascii=False)[1:-1] in text, f"{question.id}: question not shown"
+      hidden = [("explanation", question.explanation)] + [
+          (f"feedback {i}", f) for i, f in getattr(question, "feedback", {}).items()]
+      for name, value in hidden:
+        for secret in ([value] if languages(value) is None else list(value.values())):
+          assert json.dumps(secret, ensure_ascii=False)[1:-1] not in text, \
+              f"{path.name}: the {name} of {question.id} is in the notebook"

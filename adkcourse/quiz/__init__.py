@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import Any, Optional, Union
 
 from .bank import Bank, BankError, Problem, check_file, load_bank, resolve_bank
-from .model import (MultipleChoice, NumericQuestion, Question, QUESTION_TYPES, SingleChoice,
-                    TextQuestion)
+from .model import MultipleChoice, NumericQuestion, Question, SingleChoice, TextQuestion
 from .progress import ProgressStore, default_user_id, progress_frame, progress_path
 from .widget import QuestionView, Quiz, in_ipython
 

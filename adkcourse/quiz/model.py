@@ -266,8 +266,8 @@ class MultipleChoice(_ChoiceQuestion):
   def _answers_valid(cls, answer: list[int], info: ValidationInfo) -> list[int]:
     duplicates = sorted({i for i in answer if answer.count(i) > 1})
     if duplicates:
-      raise _error("answer_duplicate", f"lists option {duplicates[0]} more than once: list each right "
-                   "option once")
+      raise _error("answer_duplicate", f"lists option {duplicates[0]} more than once: list each "
+                   "right option once")
     _check_indices(answer, info.data.get("options"), "answer")
     return answer
 

@@ -22,7 +22,7 @@ from typing import Any, Callable, Optional, Union
 import ipywidgets as widgets
 
 from .model import (REVEAL_AFTER_WRONG, Grade, MultipleChoice, NumericQuestion, Question,
-                    ResponseError, SingleChoice, TextQuestion, pick)
+                    ResponseError, SingleChoice, pick)
 from .progress import ProgressStore, default_user_id
 
 CARD = widgets.Layout(border="1px solid #d0d7de", padding="4px 12px 8px 12px", margin="6px 0",
@@ -98,7 +98,8 @@ class _Displayable:
     return self.text_fallback()
 
 
-def _question_text_lines(question: Question, lang: Optional[str], number: Optional[int]) -> list[str]:
+def _question_text_lines(question: Question, lang: Optional[str],
+                         number: Optional[int]) -> list[str]:
   lead = f"{number}. " if number is not None else ""
   pad = " " * len(lead)
   lines = [f"{lead}{pick(question.question, lang)} ({question.kind_label})"]
