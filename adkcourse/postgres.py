@@ -83,12 +83,12 @@ def _start_watchdog(data_dir: Path, postmaster_pid: int, system_user: Optional[s
 
 def start_embedded(data_dir: Optional[Path] = None) -> PostgresServer:
   """Start (or reuse) the embedded PostgreSQL 16 server from the pgserver wheel."""
-  import pgserver  # imported here: only lessons that use PostgreSQL pay for it
-
   data_dir = data_dir or scratch_root() / f"pgdata-{os.getpid()}"
   data_dir.mkdir(parents=True, exist_ok=True)
   with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
+    import pgserver  # here: only lessons that use PostgreSQL pay for it; importing it warns too
+
     handle = pgserver.get_server(data_dir, cleanup_mode="delete")
   _start_watchdog(data_dir, handle.get_pid() or 0, handle.system_user)
   return PostgresServer(url=to_asyncpg_url(handle.get_uri()), embedded=True,
