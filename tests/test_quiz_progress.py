@@ -61,11 +61,16 @@ def test_concurrent_writers_lose_no_attempt(home, monkeypatch):
   from google.adk.sessions.sqlite_session_service import SqliteSessionService
   in_flight, overlaps = [0], []
   append = SqliteSessionService.append_event
+  gate: dict = {}
 
   async def tracking_append(self, session, event):
     in_flight[0] += 1
     overlaps.append(in_flight[0])
     try:
+      if "event" in gate:  # hold every writer until all three are in flight: a forced overlap
+        if in_flight[0] >= 3:
+          gate["event"].set()
+        await asyncio.wait_for(gate["event"].wait(), 10)
       return await append(self, session, event)
     finally:
       in_flight[0] -= 1
@@ -74,6 +79,7 @@ def test_concurrent_writers_lose_no_attempt(home, monkeypatch):
 
   async def writers() -> list[dict]:
     await ProgressStore().arecord("ann", "b", "q", 0, False)  # the session exists
+    gate["event"] = asyncio.Event()
     return list(await asyncio.gather(*(ProgressStore().arecord("ann", "b", "q", i, False)
                                        for i in range(1, 4))))
   asyncio.run(writers())
