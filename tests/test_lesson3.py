@@ -1,0 +1,115 @@
+"""Lesson 3 (PostgreSQL): its quiz, the shape of its notebook, and the system PostgreSQL script.
+
+The notebook itself runs under nbval (twice in ``scripts/test.sh``: on the embedded server and on
+the one ``scripts/system_postgres.sh`` starts). Here: what nbval cannot see.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from adkcourse.postgres import PostgresServer, fresh_database, to_asyncpg_url
+from adkcourse.quiz.bank import check_file
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOK = ROOT / "notebooks" / "03_postgres.ipynb"
+BANK = ROOT / "quizzes" / "03_postgres.yaml"
+SCRIPT = ROOT / "scripts" / "system_postgres.sh"
+
+
+def _code() -> str:
+  cells = json.loads(NOTEBOOK.read_text())["cells"]
+  return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+
+
+def test_quiz_bank_is_valid_and_long_enough():
+  bank, problems = check_file(BANK)
+  assert not problems, "\n".join(map(str, problems))
+  assert len(bank.questions) >= 6
+  assert 'show_quiz("03_postgres")' in _code()
+
+
+def test_lesson_runs_the_lab_agent_unchanged_on_the_services_it_teaches():
+  code = _code()
+  assert "from labs.cafe_concierge.agent import APP_NAME, root_agent" in code
+  assert "Agent(" not in code, "the lesson must import the concierge, not define a copy"
+  for visible in ["postgres_server()", 'await fresh_database("lesson03")', "DatabaseSessionService(url)",
+                  "SqliteSessionService(", "Runner(agent=root_agent", "StaleSessionError",
+                  "create_session_service_from_options(", "sqlite://sessions.db",
+                  '"api_server"', "--session_service_uri"]:
+    assert visible in code, f"the lesson should show {visible}"
+  assert "asyncio.run(" not in code
+
+
+@pytest.fixture
+def script_dir():
+  """An empty folder for the script (its parent must be reachable by the server's user)."""
+  folder = Path(tempfile.mkdtemp(prefix="adkcourse-test-syspg-"))
+  folder.rmdir()   # the script creates it
+  yield folder
+  subprocess.run(["bash", str(SCRIPT), "stop", str(folder)], capture_output=True, timeout=60)
+  shutil.rmtree(folder, ignore_errors=True)
+
+
+def _running_in(folder: Path) -> bool:
+  found = subprocess.run(["pgrep", "-f", f"postgres.*{folder}"], capture_output=True, text=True)
+  return bool(found.stdout.strip())
+
+
+@pytest.mark.timeout(300)   # installs Debian's postgresql on a machine that lacks it
+def test_system_postgres_script_starts_a_createdb_only_server_and_stops_it(script_dir):
+  started = subprocess.run(["bash", str(SCRIPT), "start", str(script_dir)], capture_output=True,
+                           text=True, timeout=280)
+  assert started.returncode == 0, started.stderr
+  url = started.stdout.strip()
+  assert url.startswith("postgresql://adkcourse:") and "@127.0.0.1:" in url
+  assert len(started.stdout.splitlines()) == 1, "stdout must hold the URL only"
+  assert url.split("@")[0].split(":")[-1] not in started.stderr, "the password leaked to the log"
+  assert _running_in(script_dir)
+
+  async def check() -> dict:
+    import asyncpg
+
+    server = PostgresServer(url=to_asyncpg_url(url), embedded=False)
+    lesson_url = await fresh_database("syspg_check", server)   # needs CREATEDB, nothing more
+    assert lesson_url.endswith("/syspg_check")
+    connection = await asyncpg.connect(url)
+    try:
+      role = await connection.fetchrow(
+          "SELECT rolsuper, rolcreatedb FROM pg_roles WHERE rolname = current_user")
+      version = await connection.fetchval("SHOW server_version_num")
+    finally:
+      await connection.close()
+    from google.adk.sessions import DatabaseSessionService
+
+    service = DatabaseSessionService(lesson_url)
+    try:
+      session = await service.create_session(app_name="cafe_concierge", user_id="ayu",
+                                             state={"user:dietary_preferences": ["vegan"]})
+      again = await service.get_session(app_name="cafe_concierge", user_id="ayu",
+                                        session_id=session.id)
+    finally:
+      await service.close()
+    return {"super": role["rolsuper"], "createdb": role["rolcreatedb"], "version": int(version),
+            "state": again.state}
+
+  seen = asyncio.run(check())
+  assert seen["createdb"] and not seen["super"]
+  assert seen["version"] >= 150000   # Debian's 15 here; a newer one where apt installs it
+  assert seen["state"] == {"user:dietary_preferences": ["vegan"]}
+
+  stopped = subprocess.run(["bash", str(SCRIPT), "stop", str(script_dir)], capture_output=True,
+                           text=True, timeout=60)
+  assert stopped.returncode == 0, stopped.stderr
+  assert not script_dir.exists(), "stop must delete the data folder"
+  assert not _running_in(script_dir), "a postgres process outlived stop"
+  again = subprocess.run(["bash", str(SCRIPT), "stop", str(script_dir)], capture_output=True,
+                         text=True, timeout=60)
+  assert again.returncode == 0, "stop must be safe to repeat (test.sh calls it from a trap)"
