@@ -16,23 +16,7 @@ import time
 from pathlib import Path
 
 
-def _alive(pid: int) -> bool:
-  if pid <= 0:
-    return False
-  try:
-    os.kill(pid, 0)
-  except ProcessLookupError:
-    return False
-  except PermissionError:
-    return True
-  try:  # a zombie or a recycled pid is not our server
-    with open(f"/proc/{pid}/cmdline", "rb") as handle:
-      return b"postgres" in handle.read() or pid == os.getppid()
-  except OSError:
-    return True
-
-
-def _parent_alive(pid: int) -> bool:
+def _exists(pid: int) -> bool:
   try:
     os.kill(pid, 0)
   except ProcessLookupError:
@@ -40,6 +24,17 @@ def _parent_alive(pid: int) -> bool:
   except PermissionError:
     return True
   return True
+
+
+def _alive(pid: int) -> bool:
+  """True while ``pid`` is still our PostgreSQL (not a zombie, not a recycled pid)."""
+  if pid <= 0 or not _exists(pid):
+    return False
+  try:
+    with open(f"/proc/{pid}/cmdline", "rb") as handle:
+      return b"postgres" in handle.read()
+  except OSError:
+    return True
 
 
 def stop_server(data_dir: Path, postmaster: int, user: str | None) -> None:
@@ -65,7 +60,7 @@ def stop_server(data_dir: Path, postmaster: int, user: str | None) -> None:
 def main(argv: list[str]) -> int:
   parent, data_dir, postmaster = int(argv[0]), Path(argv[1]), int(argv[2])
   user = argv[3] if len(argv) > 3 and argv[3] else None
-  while _parent_alive(parent) and _alive(postmaster):
+  while _exists(parent) and _alive(postmaster):
     time.sleep(0.5)
   if not _alive(postmaster):
     return 0
