@@ -2,8 +2,9 @@
 """Exercise (lesson 3, PostgreSQL): move a student to the new database.
 
 The tutor ran on a local SQLite file; it now runs on PostgreSQL. The two stores have different
-schemas (a ``SqliteSessionService`` file cannot be opened by ``DatabaseSessionService``), so
-copying the file is not an option: copy through the services. Write
+schemas (``DatabaseSessionService`` can read a ``SqliteSessionService`` file but fails on the
+first append, as lesson 3 shows), and PostgreSQL is not a file anyway: copy through the
+services. Write
 
     async def copy_user_to(source, dest, app_name: str, user_id: str) -> None
 
