@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 from typing import Any, Iterable, Union
 
@@ -47,7 +48,7 @@ def sqlite_tables(path: Union[str, Path]) -> dict[str, pd.DataFrame]:
   path = Path(path)
   if not path.exists():
     raise FileNotFoundError(f"no SQLite file at {path}: has the service written anything yet?")
-  with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as connection:
+  with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as connection:
     names = [r[0] for r in connection.execute(
         "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' "
         "ORDER BY rowid")]
@@ -83,10 +84,6 @@ async def read_tables(source: Union[str, Path]) -> dict[str, pd.DataFrame]:
   if _is_url(source_text):
     return await database_tables(source_text)
   return sqlite_tables(source_text)
-
-
-def table_columns(frame: pd.DataFrame) -> list[str]:
-  return list(frame.columns)
 
 
 def classify_event(event: Event) -> str:

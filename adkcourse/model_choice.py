@@ -44,4 +44,4 @@ def describe_model(model: Union[str, BaseLlm]) -> str:
     return (f"Model: offline scripted model ({len(model.rules)} rules; no network, no key). "
             "Set GOOGLE_API_KEY to use Gemini.")
   name = model if isinstance(model, str) else getattr(model, "model", type(model).__name__)
-  return f"Model: Gemini ({name}), key found in the environment."
+  return f"Model: Gemini ({name}), credentials found in the environment."

@@ -119,11 +119,12 @@ class OfflineModel(BaseLlm):
 
   model: str = "offline-scripted"
   rules: list[Rule] = Field(default_factory=list)
+  max_kept_requests: int = 500  # a long `adk web` session must not grow memory forever
   _requests: list[LlmRequest] = PrivateAttr(default_factory=list)
 
   @property
   def requests(self) -> list[LlmRequest]:
-    """Every request received, oldest first (what the model was told)."""
+    """The requests received, oldest first (the latest ``max_kept_requests``)."""
     return self._requests
 
   @property
@@ -132,9 +133,6 @@ class OfflineModel(BaseLlm):
 
   def __repr__(self) -> str:
     return f"OfflineModel({len(self.rules)} rules, {len(self._requests)} requests seen)"
-
-  def forget_requests(self) -> None:
-    self._requests.clear()
 
   def _text(self, rule: Rule, turn: Turn) -> str:
     reply = rule.reply
@@ -177,6 +175,7 @@ class OfflineModel(BaseLlm):
       self, llm_request: LlmRequest, stream: bool = False
   ) -> AsyncGenerator[LlmResponse, None]:
     self._requests.append(llm_request)
+    del self._requests[: -self.max_kept_requests]
     content = self.respond(llm_request)
     prompt = estimate_tokens(llm_request)
     answer = _content_chars(content) // 4 + 1

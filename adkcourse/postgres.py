@@ -51,8 +51,9 @@ class PostgresServer:
   def database_url(self, database: str) -> str:
     """The URL of another database on the same server."""
     head, _, query = self.url.partition("?")
-    base = head.rsplit("/", 1)[0]
-    return f"{base}/{quote(database)}" + (f"?{query}" if query else "")
+    scheme, _, rest = head.partition("://")
+    authority = rest.split("/", 1)[0]  # user:password@host:port, without any database path
+    return f"{scheme}://{authority}/{quote(database)}" + (f"?{query}" if query else "")
 
   def stop(self) -> None:
     """Stop the embedded server now (the environment's server is never touched)."""

@@ -115,3 +115,18 @@ def test_describe_model_never_shows_a_key():
   text = describe_model(pick_model(rules(), environ={"GOOGLE_API_KEY": key}))
   assert "Gemini" in text and key not in text
   assert "offline" in describe_model(OfflineModel(rules=rules()))
+
+
+def test_the_request_log_is_bounded():
+  from google.adk.models.llm_request import LlmRequest
+  import asyncio
+  model = OfflineModel(rules=[fallback("ok")], max_kept_requests=3)
+
+  async def ask(n: int) -> None:
+    request = LlmRequest(contents=[types.Content(role="user", parts=[types.Part(text=str(n))])])
+    async for _ in model.generate_content_async(request):
+      pass
+
+  for n in range(5):
+    asyncio.run(ask(n))
+  assert [r.contents[0].parts[0].text for r in model.requests] == ["2", "3", "4"]

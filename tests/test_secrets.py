@@ -21,3 +21,18 @@ def test_free_text_masks_keys_and_urls():
   text = "key AIzaSyA1234567890abcdefghijkl and postgres://u:pw@h/d"
   masked = mask_secrets(text)
   assert "AIzaSyA1234567890abcdefghijkl" not in masked and ":pw@" not in masked
+
+
+def test_passwords_with_slashes_at_signs_or_colons_are_masked_whole():
+  assert mask_url("postgresql://u:ab/cd@host/db") == "postgresql://u:***@host/db"
+  assert mask_url("postgresql://u:p@ss@host/db") == "postgresql://u:***@host/db"
+  assert mask_url("postgresql://u:a:b@host:5432/db?x=1") == "postgresql://u:***@host:5432/db?x=1"
+
+
+def test_user_without_password_is_not_touched():
+  assert mask_url("postgresql://user@host/db") == "postgresql://user@host/db"
+
+
+def test_free_text_with_several_urls():
+  text = "from 'postgresql://a:x/y@h1/d' to postgres://b:z@h2/d."
+  assert mask_secrets(text) == "from 'postgresql://a:***@h1/d' to postgres://b:***@h2/d."

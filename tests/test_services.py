@@ -112,6 +112,11 @@ def test_url_conversion_and_masking():
                                    embedded=False)
   assert server.display_url == "postgresql+asyncpg://u:***@h:5432/postgres"
   assert server.database_url("x") == "postgresql+asyncpg://u:secret@h:5432/x"
+  bare = postgres.PostgresServer(url="postgresql+asyncpg://u@h:5432", embedded=False)
+  assert bare.database_url("lesson03") == "postgresql+asyncpg://u@h:5432/lesson03"
+  socket = postgres.PostgresServer(url="postgresql+asyncpg://postgres:@/postgres?host=/tmp/d",
+                                   embedded=True)
+  assert socket.database_url("x") == "postgresql+asyncpg://postgres:@/x?host=/tmp/d"
 
 
 def _postgres_pids(data_dir) -> list[int]:
