@@ -66,6 +66,7 @@ class Rule:
   args: Optional[ArgsBuilder] = None
   reply: Optional[ReplyBuilder | str] = None
   description: str = ""
+  when: Optional[Callable[["Turn"], bool]] = None
 
   def __repr__(self) -> str:
     action = f"call {self.call}()" if self.call else "reply"
@@ -73,12 +74,17 @@ class Rule:
 
 
 def on_user(pattern: str, *, call: Optional[str] = None, args: Optional[ArgsBuilder] = None,
-            reply: Optional[ReplyBuilder | str] = None) -> Rule:
-  """Match the latest user text (case-insensitive regex search): call a tool, or reply."""
+            reply: Optional[ReplyBuilder | str] = None,
+            when: Optional[Callable[["Turn"], bool]] = None) -> Rule:
+  """Match the latest user text (case-insensitive regex search): call a tool, or reply.
+
+  ``when`` (optional) is a further condition on the whole request, e.g. "a question is
+  waiting in the history": when it returns False the rule is skipped and the next one tried.
+  """
   if (call is None) == (reply is None):
     raise ValueError("on_user needs exactly one of call= or reply=")
   return Rule("user", pattern=re.compile(pattern, re.IGNORECASE), call=call, args=args,
-              reply=reply, description=f"user says /{pattern}/")
+              reply=reply, description=f"user says /{pattern}/", when=when)
 
 
 def on_tool(tool: str, *, reply: ReplyBuilder | str) -> Rule:
@@ -154,7 +160,7 @@ class OfflineModel(BaseLlm):
       if rule.kind != "user" or rule.pattern is None:
         continue
       match = rule.pattern.search(turn.user_text)
-      if match is None:
+      if match is None or (rule.when is not None and not rule.when(turn)):
         continue
       if rule.call is not None:
         declared = set(request.tools_dict)

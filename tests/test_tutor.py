@@ -100,6 +100,21 @@ def test_record_answer_needs_a_pending_question_then_writes_user_state():
   assert ctx.state["current_question"] is None
 
 
+def test_record_answer_uses_the_pending_questions_topic_not_the_models():
+  ctx = fake_context({"user:progression": {"sql": {**new_entry(), "level": 2}}})
+  ask_question(ctx, "python")
+  result = record_answer(ctx, "sql", True)  # the model names the wrong topic
+  assert result["topic"] == "python"
+  assert "recorded on 'python'" in result["note"] and "not on 'sql'" in result["note"]
+  progression = ctx.state["user:progression"]
+  assert progression["python"]["total"] == 1 and progression["python"]["right"] == 1
+  assert progression["sql"] == {**new_entry(), "level": 2}  # untouched
+  ask_question(ctx, "python")
+  result = record_answer(ctx, "", False)  # no topic at all
+  assert result["topic"] == "python" and "note" not in result
+  assert ctx.state["user:progression"]["python"]["total"] == 2
+
+
 async def converse(service, messages, user="alice", session_id=None):
   runner = Runner(agent=root_agent, app_name=APP_NAME, session_service=service)
   if session_id is None:
@@ -142,6 +157,30 @@ async def test_offline_rules_cover_a_whole_tutoring_session():
   assert "no earlier messages" in replies[0]
   assert "Welcome back: you are at level 1 in python" in replies[1]
   assert "No question is waiting" in replies[2]
+
+
+async def test_an_answer_with_no_question_waiting_calls_no_tool():
+  """The offline model replies by itself (no record_answer with an empty topic)."""
+  service = InMemorySessionService()
+  runner = Runner(agent=root_agent, app_name=APP_NAME, session_service=service)
+  session = await service.create_session(
+      app_name=APP_NAME, user_id="erin",
+      state={"user:progression": {"sql": {**new_entry(), "level": 2}}})
+  events = []
+  for text in ["b", "quiz me on sql", "select", "select"]:
+    message = types.Content(role="user", parts=[types.Part(text=text)])
+    events.append([e async for e in runner.run_async(user_id="erin", session_id=session.id,
+                                                    new_message=message)])
+  calls = [[c.name for e in turn for c in e.get_function_calls()] for turn in events]
+  assert calls == [[], ["ask_question"], ["record_answer"], []]
+  first, last = events[0][-1].content.parts[0].text, events[3][-1].content.parts[0].text
+  assert first == (f"{OFFLINE_TAG} No question is waiting for an answer in this conversation, "
+                   "so I cannot judge 'b'. This is a new session: it has no earlier messages. "
+                   "You are at level 2 in sql: say 'quiz me' for a question at your level.")
+  assert last.startswith(f"{OFFLINE_TAG} No question is waiting")  # already answered
+  assert "new session" not in last
+  stored = await service.get_session(app_name=APP_NAME, user_id="erin", session_id=session.id)
+  assert stored.state["user:progression"]["sql"]["total"] == 1
 
 
 def test_adk_run_works_offline(tmp_path):

@@ -2,7 +2,8 @@
 
 The rules cover a whole short tutoring session: a greeting that knows the student's level,
 "quiz me on python" / "next" (calls ``ask_question``), an answer (judged here, then
-``record_answer``), "how am I doing?", "what did we talk about?" and "bye".
+``record_answer``; with no question waiting, a reply saying so and no tool call), "how am I
+doing?", "what did we talk about?" and "bye".
 
 They read only what a real model would see in its request:
 
@@ -91,12 +92,16 @@ def quiz_topic(match: re.Match[str], turn: Turn) -> dict:
   return {"topic": topic}
 
 
-def judged_answer(match: re.Match[str], turn: Turn) -> dict:
-  """Judge the student's text against the pending question's accepted answers."""
+def question_waiting(turn: Turn) -> bool:
+  """True when the history holds a question that has not been answered yet."""
   pending = pending_question(turn)
-  question = question_by_id(pending["question_id"]) if pending else None
-  if question is None:
-    return {"topic": "", "correct": False}
+  return pending is not None and question_by_id(pending["question_id"]) is not None
+
+
+def judged_answer(match: re.Match[str], turn: Turn) -> dict:
+  """Judge the student's text against the pending question's accepted answers (the rule
+  runs only when ``question_waiting``)."""
+  question = question_by_id(pending_question(turn)["question_id"])
   return {"topic": question.topic, "correct": is_correct(question, turn.user_text),
           "concept": question.concept}
 
@@ -138,6 +143,26 @@ def history_reply(turn: Turn) -> str:
           f"from {earlier[0]!r} to {earlier[-1]!r}.")
 
 
+def nothing_to_judge(turn: Turn) -> str:
+  """An answer typed when no question is waiting: say so, without calling record_answer.
+
+  Built from the request: the history has no unanswered question (a new session has no
+  history at all), while the level still comes from the injected progression.
+  """
+  progression = progression_from_instruction(turn)
+  text = ("No question is waiting for an answer in this conversation, so I cannot judge "
+          f"{turn.user_text.strip()!r}.")
+  if not earlier_user_messages(turn):
+    text += " This is a new session: it has no earlier messages."
+  if progression:
+    levels = ", ".join(f"level {entry.get('level', 1)} in {topic}"
+                       for topic, entry in progression.items())
+    text += f" You are at {levels}: say 'quiz me' for a question at your level."
+  else:
+    text += " Say 'quiz me on python' (or sql) to get one."
+  return text
+
+
 def goodbye(turn: Turn) -> str:
   return "Goodbye! Your progression is saved; see you next time."
 
@@ -173,7 +198,8 @@ OFFLINE_RULES = [
     on_user(r"\b(?:quiz|test|ask) me\b|^\s*(?:next|another|more)\b|\bnext question\b",
             call="ask_question", args=quiz_topic),
     on_user(r"^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening))\b", reply=greeting),
-    on_user(r"\S", call="record_answer", args=judged_answer),
+    on_user(r"\S", call="record_answer", args=judged_answer, when=question_waiting),
+    on_user(r"\S", reply=nothing_to_judge),
     on_tool("ask_question", reply=question_reply),
     on_tool("record_answer", reply=answer_reply),
     fallback(greeting),

@@ -105,7 +105,8 @@ def record_answer(tool_context: ToolContext, topic: str, correct: bool,
 
   Args:
     tool_context: Provided automatically by ADK.
-    topic: The topic of the question, e.g. "python".
+    topic: The topic of the question, e.g. "python". The answer is always recorded on the
+      topic of the question waiting for an answer; a different topic is reported in "note".
     correct: True when the student's answer is right.
     concept: The concept the question tests (from ask_question), to review when wrong.
   """
@@ -113,9 +114,10 @@ def record_answer(tool_context: ToolContext, topic: str, correct: bool,
   if not pending:
     return {"error": "No question is waiting for an answer in this conversation. "
                      "Ask for one first, e.g. 'quiz me on python'."}
-  topic = (topic or pending["topic"]).lower().strip()
-  if topic not in TOPICS:
-    return _unknown_topic(topic)
+  # The pending question decides the topic, not the model: a model that names another topic
+  # (or none) must not move the student's level in a topic they were not asked about.
+  asked_topic = (topic or "").lower().strip()
+  topic = pending["topic"]
   question = question_by_id(pending["question_id"])
   concept = concept or (question.concept if question else "")
   progression = _progression(tool_context)
@@ -123,7 +125,11 @@ def record_answer(tool_context: ToolContext, topic: str, correct: bool,
   progression[topic] = entry
   tool_context.state[PROGRESSION_KEY] = progression
   tool_context.state[CURRENT_QUESTION_KEY] = None
-  return {"topic": topic, "correct": bool(correct),
-          "expected_answer": question.answers[0] if question else "",
-          "level": entry["level"], "level_change": change, "streak": entry["streak"],
-          "right": entry["right"], "total": entry["total"], "to_review": entry["to_review"]}
+  result = {"topic": topic, "correct": bool(correct),
+            "expected_answer": question.answers[0] if question else "",
+            "level": entry["level"], "level_change": change, "streak": entry["streak"],
+            "right": entry["right"], "total": entry["total"], "to_review": entry["to_review"]}
+  if asked_topic and asked_topic != topic:
+    result["note"] = (f"recorded on {topic!r}, the topic of the question waiting for an answer, "
+                      f"not on {asked_topic!r}")
+  return result
