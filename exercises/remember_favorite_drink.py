@@ -20,7 +20,7 @@ Check yourself in a notebook:
 
     from adkcourse.grade import run_exercise_checks
     report = await run_exercise_checks("remember_favorite_drink", remember_favorite_drink)
-    report.table()
+    report   # score, what happened, and every check's feedback
 """
 
 from __future__ import annotations

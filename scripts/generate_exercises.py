@@ -111,8 +111,7 @@ def student_notebook(split: Split, source_label: str) -> str:
   check = (f"# Run me after writing {split.name}: the same checks as the course grader.\n"
            "from adkcourse.grade import run_exercise_checks\n\n"
            f"report = await run_exercise_checks({split.name!r}, {split.name})\n"
-           "print(f\"{report.score:g} / {report.max_score:g}: {report.summary()}\")\n"
-           "report.table()")
+           "report   # the score, what happened, and every check's feedback in full")
   cells = [
       ("markdown", f"<!-- {GENERATED.format(source=source_label)[2:]} -->\n"
                    f"# {split.docstring}"),

@@ -15,20 +15,23 @@ that one app it must copy:
 1. every session, keeping its id, with its own state (keys without a prefix);
 2. every event of each session, in order (``get_session`` returns them; ``list_sessions``
    does not);
-3. the user's state (the ``user:`` keys), including keys that no event ever set.
+3. the user's state (the ``user:`` keys) as the source has it now, including keys that no
+   event ever set.
 
 It must not copy other users, must not change what ``dest`` already holds for other users,
 and must not modify ``source``. ``app:`` state is the app's, not the user's: it is not
 part of the exercise.
 
 Tips: ``create_session(..., state=...)`` stores ``user:`` keys in the user state; appending
-an event replays its ``state_delta``. Check yourself in a notebook (grading uses SQLite for
-``dest`` as well, through ``DatabaseSessionService("sqlite+aiosqlite:///...")``, the same code
-as PostgreSQL):
+an event replays its ``state_delta``, ``user:`` keys included, with the values of its time.
+A student who goes back to an older session makes it the session updated last, although its
+``user:`` writes are older than another session's: whatever order the sessions are copied in,
+replayed events can leave an old value. Check yourself in a notebook (grading uses SQLite for ``dest`` as well, through
+``DatabaseSessionService("sqlite+aiosqlite:///...")``, the same code as PostgreSQL):
 
     from adkcourse.grade import run_exercise_checks
     report = await run_exercise_checks("copy_user_to", copy_user_to)
-    report.table()
+    report   # score, what happened, and every check's feedback
 """
 
 from __future__ import annotations
@@ -38,14 +41,22 @@ PREFIXES = ("user:", "app:", "temp:")
 
 async def copy_user_to(source, dest, app_name: str, user_id: str) -> None:
   """Copy one user's sessions, events and user state from ``source`` into ``dest``."""
-  user_state = await source.get_user_state(app_name=app_name, user_id=user_id)
-  user_keys = {f"user:{key}": value for key, value in user_state.items()}
   listed = await source.list_sessions(app_name=app_name, user_id=user_id)
-  for listed_session in listed.sessions:  # oldest update first: later values win
+  for listed_session in listed.sessions:
     session = await source.get_session(app_name=app_name, user_id=user_id,
                                        session_id=listed_session.id)
     own_state = {k: v for k, v in session.state.items() if not k.startswith(PREFIXES)}
     copy = await dest.create_session(app_name=app_name, user_id=user_id,
-                                     session_id=session.id, state={**own_state, **user_keys})
+                                     session_id=session.id, state=own_state)
     for event in session.events:
       await dest.append_event(copy, event)
+  # Replayed events wrote each user: key with the value of their time, and no order of
+  # sessions makes the latest write come last. Write the user state once more, after every
+  # event. No method writes user state alone; create_session does, without adding an event,
+  # and delete_session leaves user state behind (lesson 2): a session that only carries it.
+  user_state = await source.get_user_state(app_name=app_name, user_id=user_id)
+  if user_state:
+    carrier = await dest.create_session(
+        app_name=app_name, user_id=user_id,
+        state={f"user:{key}": value for key, value in user_state.items()})
+    await dest.delete_session(app_name=app_name, user_id=user_id, session_id=carrier.id)

@@ -19,7 +19,7 @@ Check yourself in a notebook:
 
     from adkcourse.grade import run_exercise_checks
     report = await run_exercise_checks("forget_user", forget_user)
-    report.table()
+    report   # score, what happened, and every check's feedback
 """
 
 from __future__ import annotations

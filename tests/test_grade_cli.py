@@ -92,6 +92,41 @@ def test_each_student_runs_in_its_own_folder_without_secrets(tmp_path, monkeypat
   assert seen["ann"] != seen["ben"]
 
 
+PLANTED = {  # what an instructor's shell may hold; none of it may reach a feedback page
+    "PGPASSWORD": "planted-pg-password",
+    "AWS_SECRET_ACCESS_KEY": "planted-aws-secret",
+    "GOOGLE_APPLICATION_CREDENTIALS": "/home/teacher/planted-service-account.json",
+    "GITHUB_TOKEN": "planted-github-token",
+    "ADKCOURSE_POSTGRES_URL": "postgresql://teacher:planted-url-password@db/course",
+    "SOME_VENDOR_KEY_NOBODY_LISTED": "planted-unlisted-secret",
+}
+
+
+@pytest.mark.parametrize("fork", [True, False], ids=["fork", "spawn"])
+def test_a_submission_printing_its_environment_leaks_no_secret(tmp_path, monkeypatch, fork):
+  from adkcourse.grade.gradebook import feedback_page
+
+  for name, value in PLANTED.items():
+    monkeypatch.setenv(name, value)
+  monkeypatch.setenv("LC_ALL", "C.UTF-8")
+  spy = ("import os\n\nprint(sorted(os.environ.items()))\n\n"
+         "async def forget_user(service, db_path, app_name, user_id):\n"
+         "    for name, value in sorted(os.environ.items()):\n"
+         "        print(f'{name}={value}')\n")
+  (tmp_path / "subs").mkdir()
+  (tmp_path / "subs" / "spy.py").write_text(spy)
+  [graded] = grade_all("forget_user", find_submissions(tmp_path / "subs"), progress=False,
+                       fork=fork, time_limit=20)
+  page = feedback_page(graded)
+  assert "PATH=" in graded.output and "LC_ALL=C.UTF-8" in graded.output  # it did print
+  for name, value in PLANTED.items():
+    assert value not in page and f"{name}=" not in graded.output, name
+  printed = dict(line.split("=", 1) for line in graded.output.splitlines() if "=" in line
+                 and not line.startswith("["))
+  assert printed["PATH"] == os.environ["PATH"]
+  assert printed["ADKCOURSE_OFFLINE"] == "1"
+
+
 def test_spawn_mode_gives_the_same_scores(tmp_path):
   kinds = ("correct_notebook", "api_only", "raises", "kills_its_process")
   expected = write_class(tmp_path, kinds)

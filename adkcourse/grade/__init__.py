@@ -5,10 +5,12 @@ Stable API (notebooks and other parts of the course rely on it):
     from adkcourse.grade import run_exercise_checks   # also: adkcourse.grade.checks.run_checks
 
     report = await run_exercise_checks("forget_user", forget_user)   # top-level await
+    report             # in a notebook: score, notes and every check's feedback in full
+                       # (text/html and text/plain; report.to_text() / report.to_html())
     report.score       # points earned (float)
     report.max_score   # points available (float)
     report.rows        # [{"check", "points", "earned", "feedback"}, ...] -> pd.DataFrame(report.rows)
-    report.table()     # the same as a DataFrame indexed by check
+    report.table()     # the same as a DataFrame indexed by check (pandas cuts long feedback)
     report.notes       # what happened running the function (raised, not async, timed out...)
     report.summary()   # one line, as written in the gradebook
 

@@ -2,11 +2,16 @@
 
 Plain data (no pandas, no ADK) so that the grader's worker can send it as JSON and the
 gradebook can be written without importing anything heavy. ``Report.table()`` builds a
-DataFrame for notebooks (pandas imported only then).
+DataFrame (pandas imported only then), but a notebook should display the report itself:
+its text and HTML show every feedback line in full, where a DataFrame cuts long cells at
+``display.max_colwidth``, often right where the hint is.
 """
 
 from __future__ import annotations
 
+import html
+import re
+import textwrap
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -86,8 +91,53 @@ class Report:
       lines.append(f"| {r.check} | {_fmt(r.points)} | {_fmt(r.earned)} | {feedback} |")
     return "\n".join(lines) + "\n"
 
-  def _repr_markdown_(self) -> str:  # notebooks show the feedback page
-    return self.to_markdown()
+  def headline(self) -> str:
+    """``exercise: score / max_score points (N of M checks passed)``."""
+    passed = len(self.results) - len(self.failed())
+    return (f"{self.exercise}: {_fmt(self.score)} / {_fmt(self.max_score)} points "
+            f"({passed} of {len(self.results)} checks passed)")
+
+  def to_text(self, width: int = 100) -> str:
+    """The whole report as plain text: headline, notes, and one row per check whose feedback
+    is wrapped (never cut) to fit ``width`` columns. What a notebook stores as text/plain."""
+    lines = [self.headline()]
+    if self.notes:
+      lines += ["", "What happened:"]
+      for note in self.notes:
+        lines += _wrap(note, width, "  - ", "    ")
+    name_width = max([len("check")] + [len(r.check) for r in self.results])
+    scores = [f"{_fmt(r.earned)} / {_fmt(r.points)}" for r in self.results]
+    score_width = max([len("earned")] + [len(x) for x in scores])
+    indent = " " * (name_width + score_width + 4)
+    lines += ["", f"{'check'.ljust(name_width)}  {'earned'.rjust(score_width)}  feedback",
+              f"{'-' * name_width}  {'-' * score_width}  {'-' * max(8, width - len(indent))}"]
+    for result, score in zip(self.results, scores):
+      first = f"{result.check.ljust(name_width)}  {score.rjust(score_width)}  "
+      lines += _wrap(result.feedback, width, first, indent)
+    return "\n".join(line.rstrip() for line in lines)
+
+  def to_html(self) -> str:
+    """The whole report as an HTML fragment: headline, notes, a table with full feedback."""
+    parts = [f"<p><strong>{_inline(self.headline())}</strong></p>"]
+    if self.notes:
+      items = "".join(f"<li>{_inline(note)}</li>" for note in self.notes)
+      parts.append(f"<p>What happened:</p><ul>{items}</ul>")
+    left, right = 'style="text-align:left"', 'style="text-align:right; white-space:nowrap"'
+    rows = "".join(
+        f"<tr><td {left}><code>{html.escape(r.check, quote=False)}</code></td>"
+        f"<td {right}>{_fmt(r.earned)} / {_fmt(r.points)}</td>"
+        f"<td {left}>{_inline(r.feedback)}</td></tr>" for r in self.results)
+    parts.append(f"<table><thead><tr><th {left}>check</th><th {right}>earned</th>"
+                 f"<th {left}>feedback</th></tr></thead><tbody>{rows}</tbody></table>")
+    return "\n".join(parts)
+
+  # Notebooks: text/html for people (GitHub, Jupyter, VS Code), text/plain for nbval and
+  # plain front ends; both carry every feedback line in full.
+  def _repr_html_(self) -> str:
+    return self.to_html()
+
+  def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # noqa: ARG002
+    printer.text(self.to_text())
 
   def __str__(self) -> str:
     return f"{self.exercise}: {_fmt(self.score)}/{_fmt(self.max_score)} ({self.summary()})"
@@ -103,6 +153,19 @@ class Report:
 
 def _fmt(value: float) -> str:
   return f"{value:g}"
+
+
+def _wrap(text: str, width: int, first: str, rest: str) -> list[str]:
+  """``text`` on lines of at most ``width`` columns (longer only for an unbreakable word),
+  the first starting with ``first`` and the others with ``rest``; nothing is dropped."""
+  return textwrap.wrap(" ".join(str(text).split()) or "-", width=max(width, len(first) + 20),
+                       initial_indent=first, subsequent_indent=rest, break_long_words=False,
+                       break_on_hyphens=False)
+
+
+def _inline(text: str) -> str:
+  """Escaped HTML, with `backticked` spans shown as code."""
+  return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(str(text), quote=False))
 
 
 def _one_line(text: str, limit: int = 300) -> str:

@@ -2,7 +2,8 @@
 
 Each submission is graded by ``python -m adkcourse.grade._worker`` in its own scratch folder
 (working directory, ``HOME``, ``TMPDIR`` and ``ADKCOURSE_SCRATCH`` all point there, so every
-student gets fresh databases), with a time limit (the process is killed, with anything it
+student gets fresh databases), with an environment built from an allowlist (no API key,
+password or token of the instructor's reaches it), a time limit (the process is killed, with anything it
 started, when it overruns), a memory limit (``RLIMIT_AS`` set in the child) and its output
 sent to a file of which only the beginning is read back. Whatever happens to one submission
 becomes a line of feedback; it never stops the others.
@@ -30,7 +31,14 @@ from .report import Report
 
 OUTPUT_EXCERPT = 4_000  # characters of a submission's output shown in its feedback page
 KILL_GRACE = 2.0  # seconds past the time limit before the process group is killed
-SECRET_VARIABLES = ("GOOGLE_API_KEY", "GEMINI_API_KEY", "ADKCOURSE_POSTGRES_URL")
+# The only variables a submission inherits from the grader's environment. An allowlist, not a
+# blocklist: a list of secrets to remove always misses one (PGPASSWORD, AWS_*, tokens,
+# GOOGLE_APPLICATION_CREDENTIALS...), and whatever a submission can read it can print into
+# its feedback page. These only locate Python and its libraries and set locale and time zone.
+INHERITED_VARIABLES = ("PATH", "LANG", "LANGUAGE", "TZ", "VIRTUAL_ENV", "PYTHONPATH",
+                       "PYTHONHOME", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "SYSTEMROOT",
+                       "WINDIR")
+INHERITED_PREFIXES = ("LC_",)
 
 
 class UsageError(ValueError):
@@ -77,7 +85,10 @@ def find_submissions(folder: Path) -> list[Submission]:
 
 
 def _child_environment(work: Path) -> dict[str, str]:
-  env = {k: v for k, v in os.environ.items() if k not in SECRET_VARIABLES}
+  """The whole environment of a submission's process: a few inherited variables (see
+  ``INHERITED_VARIABLES``) plus the grader's own settings; nothing else of the instructor's."""
+  env = {k: v for k, v in os.environ.items()
+         if k in INHERITED_VARIABLES or k.startswith(INHERITED_PREFIXES)}
   env.update(HOME=str(work / "home"), TMPDIR=str(work / "tmp"),
              ADKCOURSE_SCRATCH=str(work / "scratch"), ADKCOURSE_HOME=str(work / "home"),
              ADKCOURSE_OFFLINE="1", PYTHONDONTWRITEBYTECODE="1", PYTHONIOENCODING="utf-8",

@@ -15,20 +15,23 @@ that one app it must copy:
 1. every session, keeping its id, with its own state (keys without a prefix);
 2. every event of each session, in order (``get_session`` returns them; ``list_sessions``
    does not);
-3. the user's state (the ``user:`` keys), including keys that no event ever set.
+3. the user's state (the ``user:`` keys) as the source has it now, including keys that no
+   event ever set.
 
 It must not copy other users, must not change what ``dest`` already holds for other users,
 and must not modify ``source``. ``app:`` state is the app's, not the user's: it is not
 part of the exercise.
 
 Tips: ``create_session(..., state=...)`` stores ``user:`` keys in the user state; appending
-an event replays its ``state_delta``. Check yourself in a notebook (grading uses SQLite for
-``dest`` as well, through ``DatabaseSessionService("sqlite+aiosqlite:///...")``, the same code
-as PostgreSQL):
+an event replays its ``state_delta``, ``user:`` keys included, with the values of its time.
+A student who goes back to an older session makes it the session updated last, although its
+``user:`` writes are older than another session's: whatever order the sessions are copied in,
+replayed events can leave an old value. Check yourself in a notebook (grading uses SQLite for ``dest`` as well, through
+``DatabaseSessionService("sqlite+aiosqlite:///...")``, the same code as PostgreSQL):
 
     from adkcourse.grade import run_exercise_checks
     report = await run_exercise_checks("copy_user_to", copy_user_to)
-    report.table()
+    report   # score, what happened, and every check's feedback
 """
 
 from __future__ import annotations
@@ -39,4 +42,4 @@ PREFIXES = ("user:", "app:", "temp:")
 async def copy_user_to(source, dest, app_name: str, user_id: str) -> None:
   """Copy one user's sessions, events and user state from ``source`` into ``dest``."""
   # YOUR CODE HERE
-  raise NotImplementedError('source.get_user_state(...) gives the user state; for each session of source.list_sessions(...), source.get_session(...) gives its events; create it in dest (same id, own state + the user: keys), then dest.append_event(copy, event) for each.')
+  raise NotImplementedError('source.get_user_state(...) gives the user state; for each session of source.list_sessions(...), source.get_session(...) gives its events; create it in dest (same id, own state), then dest.append_event(copy, event) for each. Events replay old user: values, so write the user state last: create_session(state={"user:...": ...}) writes it without an event, and delete_session leaves user state behind.')

@@ -8,11 +8,18 @@ Grading needs no PostgreSQL: ``dest`` is a ``DatabaseSessionService`` on
 ``sqlite+aiosqlite``, the same class and code path as ``postgresql+asyncpg``. The source holds
 the user to copy (``ada``: two sessions, a user-state key set only at creation, a session key
 no event touches) and another user; ``dest`` already holds a third user, who must stay as is.
+
+Ada's two sessions interleave: Tuesday's session writes newer ``user:level`` and
+``user:streak`` values, then Ada goes back to Monday's session, which becomes the session
+updated last while still holding the older ``user:level`` write. Replaying events in any
+session order leaves one of those keys with an old value (events replay their ``state_delta``),
+so only a copy that writes the user state after the events gets ``user_state_latest``.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import time
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,18 +35,44 @@ APP = "tutor"
 TARGET = "ada"
 PREFIXES = ("user:", "app:", "temp:")
 
-# (user, session id, state at creation, [(text, state delta), ...]); order = time order
-SOURCE_WORLD = [
-    (TARGET, "ada-monday", {"started_from": "web", "user:plan": "pro"},
-     [("Hello, I'm Ada", {"user:level": "beginner", "topic": "sessions"}),
-      ("What is an event?", {"topic": "events"}),
-      ("Thanks!", {})]),
-    ("grace", "grace-1", {}, [("Hi", {"user:level": "advanced"})]),
-    (TARGET, "ada-tuesday", {"started_from": "cli"},
-     [("I'm back", {"user:level": "intermediate", "topic": "state"}),
-      ("Quiz me", {"user:streak": 2})]),
+# The source, in time order: ("create", user, session id, state at creation) or
+# ("say", user, session id, text, state delta).
+SOURCE_TIMELINE = [
+    ("create", TARGET, "ada-monday", {"started_from": "web", "user:plan": "pro"}),
+    ("say", TARGET, "ada-monday", "Hello, I'm Ada",
+     {"user:level": "beginner", "topic": "sessions"}),
+    ("say", TARGET, "ada-monday", "What is an event?", {"topic": "events"}),
+    ("create", "grace", "grace-1", {}),
+    ("say", "grace", "grace-1", "Hi", {"user:level": "advanced"}),
+    ("create", TARGET, "ada-tuesday", {"started_from": "cli"}),
+    ("say", TARGET, "ada-tuesday", "I'm back", {"user:level": "intermediate", "topic": "state"}),
+    ("say", TARGET, "ada-tuesday", "Quiz me", {"user:streak": 2}),
+    # Back to Monday's session: updated last now, yet its user:level write is the older one.
+    ("say", TARGET, "ada-monday", "One more quiz", {"user:streak": 3}),
+    ("say", TARGET, "ada-monday", "Thanks!", {}),
 ]
-DEST_WORLD = [("alan", "alan-1", {"topic": "postgres"}, [("Hello from Postgres", {})])]
+DEST_TIMELINE = [
+    ("create", "alan", "alan-1", {"topic": "postgres"}),
+    ("say", "alan", "alan-1", "Hello from Postgres", {}),
+]
+
+
+def _user_writes(timeline: list, user: str) -> dict[str, list[tuple[str, Any]]]:
+  """Each user-state key of ``user`` -> [(session id, value written), ...] in time order."""
+  writes: dict[str, list[tuple[str, Any]]] = {}
+  for step in timeline:
+    if step[1] != user:
+      continue
+    state = step[3] if step[0] == "create" else step[4]
+    for key, value in state.items():
+      if key.startswith("user:"):
+        writes.setdefault(key[len("user:"):], []).append((step[2], value))
+  return writes
+
+
+# Keys written more than once, from more than one session: their latest value is what counts.
+CONTESTED = tuple(sorted(key for key, writes in _user_writes(SOURCE_TIMELINE, TARGET).items()
+                         if len({session for session, _ in writes}) > 1))
 
 
 @dataclass
@@ -63,18 +96,30 @@ class CopyTrial(Trial):
   source_rows_after: list[tuple] = field(default_factory=list)
 
 
-def _event(session_id: str, number: int, text: str, delta: dict) -> Event:
-  return Event(invocation_id=f"{session_id}-{number}", author="user",
+def _event(session_id: str, number: int, text: str, delta: dict, timestamp: float) -> Event:
+  return Event(invocation_id=f"{session_id}-{number}", author="user", timestamp=timestamp,
                content=types.Content(role="user", parts=[types.Part(text=text)]),
                actions=EventActions(state_delta=delta))
 
 
-async def fill(service, app: str, world: list) -> None:
-  for user, session_id, state, turns in world:
-    session = await service.create_session(app_name=app, user_id=user, session_id=session_id,
-                                           state=state)
-    for number, (text, delta) in enumerate(turns, start=1):
-      await service.append_event(session, _event(session_id, number, text, delta))
+async def fill(service, app: str, timeline: list) -> None:
+  """Play a timeline into ``service``. Event times strictly increase, so that the order of
+  ``list_sessions`` (by last update) is the timeline's, never a tie broken by id."""
+  sessions: dict[str, Any] = {}
+  counts: dict[str, int] = {}
+  last = 0.0
+  for step in timeline:
+    kind, user, session_id = step[:3]
+    if kind == "create":
+      sessions[session_id] = await service.create_session(
+          app_name=app, user_id=user, session_id=session_id, state=step[3])
+      counts[session_id] = 0
+      continue
+    text, delta = step[3:]
+    counts[session_id] += 1
+    last = max(time.time(), last + 0.001)
+    await service.append_event(sessions[session_id],
+                               _event(session_id, counts[session_id], text, delta, last))
 
 
 def _text(event: Event) -> str:
@@ -117,8 +162,8 @@ async def run_trial(fn: Callable, workdir: Path, time_limit: Optional[float] = N
   source = SqliteSessionService(source_path)
   dest = DatabaseSessionService(f"sqlite+aiosqlite:///{workdir / 'dest.db'}")
   try:
-    await fill(source, APP, SOURCE_WORLD)
-    await fill(dest, APP, DEST_WORLD)
+    await fill(source, APP, SOURCE_TIMELINE)
+    await fill(dest, APP, DEST_TIMELINE)
     trial = CopyTrial(
         source_user=await read_user(source, APP, TARGET),
         source_user_state=await source.get_user_state(app_name=APP, user_id=TARGET),
@@ -142,14 +187,30 @@ async def run_trial(fn: Callable, workdir: Path, time_limit: Optional[float] = N
 
 @check(2)
 def sessions_copied(trial: CopyTrial) -> tuple[float, str]:
-  """Every session of the user exists in ``dest`` with the same id."""
+  """Every session of the user exists in ``dest`` with the same id, and no other."""
   wanted, got = set(trial.source_user), set(trial.dest_user)
   if wanted == got:
     return 1, f"all {len(wanted)} sessions copied with their ids"
+  if wanted < got:
+    extra = ", ".join(sorted(got - wanted))
+    return 0.5, (f"all {len(wanted)} sessions copied, but dest also holds {extra} for this "
+                 "user, which the source does not have: a copy adds no sessions of its own "
+                 "(delete any session you create only to write state)")
   if len(got) == len(wanted):
     return 0.5, ("the right number of sessions, but with new ids: pass session_id= to "
                  "create_session so that links and --resume keep working")
   return 0, f"{len(wanted & got)} of {len(wanted)} sessions found in dest under their id"
+
+
+def _event_difference(source: list[tuple], dest: list[tuple]) -> str:
+  """Why one copied session's events differ from the source's, in a few words."""
+  if dest[: len(source)] == source and len(dest) > len(source):
+    return (f"{len(dest) - len(source)} event(s) more than the source: a copy adds no "
+            "events of its own")
+  if [e[0] for e in dest] == [e[0] for e in source]:
+    return ("the same events, changed (text or state_delta): append each event as the "
+            "source stores it")
+  return f"{len(dest)} event(s) where the source has {len(source)}"
 
 
 @check(3)
@@ -162,6 +223,13 @@ def events_copied(trial: CopyTrial) -> tuple[float, str]:
     count = sum(len(v.events) for v in trial.source_user.values())
     return 1, f"all {count} events copied, in order"
   copied = sum(len(v.events) for v in trial.dest_user.values())
+  reasons = [f"{sid}: {_event_difference(view.events, trial.dest_user[sid].events)}"
+             for sid, view in sorted(trial.source_user.items())
+             if sid in trial.dest_user and trial.dest_user[sid].events != view.events
+             and trial.dest_user[sid].events]
+  if reasons:
+    return len(matching) / total, (
+        f"events match in {len(matching)} of {total} sessions; " + "; ".join(reasons))
   return len(matching) / total, (
       f"events match in {len(matching)} of {total} sessions ({copied} events in dest): "
       "list_sessions returns sessions without events; read each one with get_session and "
@@ -183,14 +251,44 @@ def session_state_copied(trial: CopyTrial) -> tuple[float, str]:
 
 @check(2)
 def user_state_copied(trial: CopyTrial) -> tuple[float, str]:
-  """``dest``'s user state for the user equals the source's."""
+  """``dest``'s user state has every key of the source's, with the same value for the keys
+  written once (the keys written from several sessions are ``user_state_latest``'s)."""
   want, got = trial.source_user_state, trial.dest_user_state
-  if got == want:
-    return 1, f"user state copied ({', '.join(sorted(want))})"
-  missing = sorted(k for k in want if got.get(k) != want[k])
-  return 0, (f"user state differs on {', '.join(missing) or 'extra keys'}: read it with "
-             "source.get_user_state and write it with user:-prefixed keys (a key set at "
-             "creation, like plan, is in no event)")
+  missing = sorted(k for k in want if k not in got)
+  extra = sorted(k for k in got if k not in want)
+  wrong = sorted(k for k in want if k in got and k not in CONTESTED and got[k] != want[k])
+  if not (missing or extra or wrong):
+    return 1, f"every user-state key copied ({', '.join(sorted(want))})"
+  problems = []
+  if missing:
+    problems.append(f"missing {', '.join(missing)}")
+  if wrong:
+    problems.append(f"different values for {', '.join(wrong)}")
+  if extra:
+    problems.append(f"keys the source does not have: {', '.join(extra)}")
+  return 0, (f"user state: {'; '.join(problems)}. Read it with source.get_user_state and write "
+             "it with user:-prefixed keys (a key set at creation, like plan, is in no event)")
+
+
+@check(2)
+def user_state_latest(trial: CopyTrial) -> tuple[float, str]:
+  """User keys written from several sessions keep their latest value, even though the
+  session updated last holds an older write."""
+  want, got = trial.source_user_state, trial.dest_user_state
+  wrong = [k for k in CONTESTED if got.get(k) != want.get(k)]
+  if not wrong:
+    values = ", ".join(f"{k}={want.get(k)!r}" for k in CONTESTED)
+    return 1, f"the latest values won ({values})"
+  if all(k not in got for k in wrong):
+    return 0, (f"{', '.join(wrong)} missing from dest's user state, so their latest values "
+               "cannot be there (see user_state_copied)")
+  found = ", ".join(f"{k} is {got[k]!r} instead of {want.get(k)!r}" if k in got
+                    else f"{k} is missing (the source has {want.get(k)!r})" for k in wrong)
+  return 0, (f"{found}: appending an event replays its state_delta, so an older session's "
+             "user: write can overwrite a newer one, whatever order the sessions are copied "
+             "in. Write the source's user state once more after the last event: "
+             "create_session(state={'user:...': ...}) writes it without adding an event, "
+             "and delete_session keeps user state")
 
 
 @check(1, needs_action=True)
@@ -225,5 +323,5 @@ EXERCISE = Exercise(
     is_async=True,
     run_trial=run_trial,
     checks=(sessions_copied, events_copied, session_state_copied, user_state_copied,
-            only_that_user, dest_others_untouched, source_untouched),
+            user_state_latest, only_that_user, dest_others_untouched, source_untouched),
 )
