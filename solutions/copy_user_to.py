@@ -50,8 +50,8 @@ async def copy_user_to(source, dest, app_name: str, user_id: str) -> None:
                                      session_id=session.id, state=own_state)
     for event in session.events:
       await dest.append_event(copy, event)
-  # Replayed events wrote each user: key with the value of their time, and no order of
-  # sessions makes the latest write come last. Write the user state once more, after every
+  # Replayed events wrote each user: key with the value of their time, and the session
+  # replayed last need not hold the latest write. Write the user state once more, after every
   # event. No method writes user state alone; create_session does, without adding an event,
   # and delete_session leaves user state behind (lesson 2): a session that only carries it.
   user_state = await source.get_user_state(app_name=app_name, user_id=user_id)
