@@ -130,3 +130,19 @@ def test_the_request_log_is_bounded():
   for n in range(5):
     asyncio.run(ask(n))
   assert [r.contents[0].parts[0].text for r in model.requests] == ["2", "3", "4"]
+
+
+def test_when_condition_skips_a_rule_and_falls_through():
+  from google.adk.models.llm_request import LlmRequest
+  model = OfflineModel(rules=[
+      on_user("answer", reply="judged", when=lambda t: "question" in t.instruction),
+      on_user("answer", reply="nothing to judge"),
+  ])
+
+  def ask(instruction: str) -> str:
+    request = LlmRequest(contents=[types.Content(role="user", parts=[types.Part(text="answer")])])
+    request.config.system_instruction = instruction
+    return model.respond(request).parts[0].text
+
+  assert ask("a question is waiting") == f"{OFFLINE_TAG} judged"
+  assert ask("") == f"{OFFLINE_TAG} nothing to judge"
