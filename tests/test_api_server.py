@@ -6,6 +6,10 @@ vegan; the server is stopped, a new one is started on the same store, and a *new
 the same user must have the preference. Against a SQLite file, the embedded PostgreSQL and, when
 ``ADKCOURSE_POSTGRES_URL`` is set (the second pass of ``scripts/test.sh``), that server. A
 ``memory://`` control shows that the restart is real: there, the preference is gone.
+
+The plumbing (``adkcourse/api_server.py``, shared with the lesson) is tested at the end: a server
+that cannot start fails at once with the end of its log, logs are masked, HTTP errors keep the
+server's reason.
 """
 
 from __future__ import annotations
@@ -15,117 +19,52 @@ import contextlib
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
+import threading
 import urllib.error
-import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Iterator
 
 import pytest
 
+from adkcourse.api_server import (ApiServer, ApiServerError, http_json, parts, port_open,
+                                  running_api_server, start_api_server)
 from adkcourse.postgres import POSTGRES_URL_VARIABLE, fresh_database, postgres_server, start_embedded
 from adkcourse.scratch import fresh_scratch
 
 ROOT = Path(__file__).resolve().parent.parent
 LABS = ROOT / "labs"
 APP = "cafe_concierge"
-START_TIMEOUT = 60.0   # seconds for the server to answer its first request
-STOP_TIMEOUT = 15.0
 
 STORES = ["sqlite", "embedded-postgres"] + (
     ["system-postgres"] if os.environ.get(POSTGRES_URL_VARIABLE) else [])
 
 
-def _adk() -> str:
-  """The ``adk`` command of this environment (next to its Python), else the one on PATH."""
-  beside = Path(sys.executable).with_name("adk")
-  found = str(beside) if beside.exists() else shutil.which("adk")
-  assert found, "the adk command line is not installed"
-  return found
-
-
-def _free_port() -> int:
-  with socket.socket() as probe:
-    probe.bind(("127.0.0.1", 0))
-    return probe.getsockname()[1]
-
-
-def _http(base: str, method: str, path: str, body: Optional[dict] = None) -> Any:
-  data = None if body is None else json.dumps(body).encode()
-  request = urllib.request.Request(base + path, data=data, method=method,
-                                   headers={"Content-Type": "application/json"})
-  with urllib.request.urlopen(request, timeout=60) as response:
-    return json.loads(response.read() or b"null")
-
-
-def _port_open(port: int) -> bool:
-  with socket.socket() as probe:
-    probe.settimeout(1)
-    return probe.connect_ex(("127.0.0.1", port)) == 0
+def _labs_state() -> tuple[list[str], list[str]]:
+  """What could betray a write into labs/: .adk folders, database files, and the files git
+  does not track (untracked or ignored; edits to tracked files are left out: other work may
+  be changing those while the test runs)."""
+  written = sorted(str(p.relative_to(LABS)) for pattern in (".adk", "*.db")
+                   for p in LABS.rglob(pattern))
+  new_files: list[str] = []
+  if shutil.which("git") and (ROOT / ".git").exists():
+    status = subprocess.run(["git", "status", "--porcelain", "--ignored", "--untracked-files=all",
+                             "--", "labs"], cwd=ROOT, capture_output=True, text=True, timeout=30)
+    new_files = sorted(line for line in status.stdout.splitlines()
+                       if line.startswith(("??", "!!")) and "__pycache__" not in line
+                       and ".ipynb_checkpoints" not in line)
+  return written, new_files
 
 
 @contextlib.contextmanager
-def api_server(session_uri: str, log_dir: Path) -> Iterator[str]:
-  """Run ``adk api_server labs`` on a free port; yield its base URL; always stop it."""
-  port = _free_port()
-  command = [_adk(), "api_server", "--host", "127.0.0.1", "--port", str(port), "--no-reload",
-             "--session_service_uri", session_uri,
-             # ADK's default artifact store is a folder inside the agent: keep labs/ clean.
-             "--artifact_service_uri", "memory://", "labs"]
-  log_path = log_dir / f"api_server-{port}.log"
-  env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}  # ADKCOURSE_OFFLINE=1 comes from conftest
-  with open(log_path, "wb") as log:
-    process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env,
-                               stdin=subprocess.DEVNULL)
-  base = f"http://127.0.0.1:{port}"
-  try:
-    deadline = time.monotonic() + START_TIMEOUT
-    while True:
-      if process.poll() is not None:
-        pytest.fail(f"adk api_server exited ({process.returncode}):\n{log_path.read_text()[-3000:]}")
-      try:
-        _http(base, "GET", "/list-apps")
-        break
-      except (urllib.error.URLError, ConnectionError, socket.timeout):
-        if time.monotonic() > deadline:
-          pytest.fail(f"adk api_server did not answer in {START_TIMEOUT:.0f} s:\n"
-                      f"{log_path.read_text()[-3000:]}")
-        time.sleep(0.2)
-    yield base
-  finally:
-    process.terminate()
-    try:
-      process.wait(timeout=STOP_TIMEOUT)
-    except subprocess.TimeoutExpired:
-      process.kill()
-      process.wait(timeout=STOP_TIMEOUT)
-  assert not _port_open(port), "the stopped server still accepts connections"
-
-
-def _send(base: str, user_id: str, session_id: str, text: str) -> list[dict]:
-  """POST /run: one user message; the events of the turn."""
-  return _http(base, "POST", "/run", {
-      "app_name": APP, "user_id": user_id, "session_id": session_id,
-      "new_message": {"role": "user", "parts": [{"text": text}]}})
-
-
-def _parts(events: list[dict], kind: str) -> list[Any]:
-  return [part[kind] for event in events for part in event.get("content", {}).get("parts", [])
-          if kind in part]
-
-
-def _labs_state() -> tuple[list[str], str]:
-  """What could betray a write into labs/: .adk folders, database files, and git's view."""
-  written = sorted(str(p.relative_to(LABS)) for pattern in (".adk", "*.db")
-                   for p in LABS.rglob(pattern))
-  status = ""
-  if shutil.which("git") and (ROOT / ".git").exists():
-    status = subprocess.run(["git", "status", "--porcelain", "--", "labs"], cwd=ROOT,
-                            capture_output=True, text=True, timeout=30).stdout
-  return written, status
+def api_server(session_uri: str, logs: Path) -> Iterator[ApiServer]:
+  """``adk api_server labs`` on a free port; afterwards, nothing may listen on that port."""
+  with running_api_server(LABS, session_uri, logs) as server:
+    yield server
+  assert server.process.poll() is not None, "the server process outlived stop()"
+  assert not port_open(server.port), "the stopped server still accepts connections"
 
 
 @pytest.fixture(params=STORES)
@@ -157,28 +96,27 @@ def test_preference_survives_a_restart_of_adk_api_server(session_uri):
   logs = fresh_scratch("api_server_logs")
   labs_before = _labs_state()
 
-  with api_server(session_uri, logs) as base:
-    assert APP in _http(base, "GET", "/list-apps")
-    first = _http(base, "POST", f"/apps/{APP}/users/sari/sessions")
-    events = _send(base, "sari", first["id"], "I'm vegan")
-    calls = _parts(events, "functionCall")
+  with api_server(session_uri, logs) as server:
+    assert APP in server.get("/list-apps")
+    first = server.post(f"/apps/{APP}/users/sari/sessions")
+    calls = parts(server.run(APP, "sari", first["id"], "I'm vegan"), "functionCall")
     assert [(c["name"], c["args"]) for c in calls] == [
         ("set_dietary_preference", {"preference": "vegan"})]
-    stored = _http(base, "GET", f"/apps/{APP}/users/sari/sessions/{first['id']}")
+    stored = server.get(f"/apps/{APP}/users/sari/sessions/{first['id']}")
     assert stored["state"]["user:dietary_preferences"] == ["vegan"]
 
-  with api_server(session_uri, logs) as base:   # a new process: only the store is shared
-    second = _http(base, "POST", f"/apps/{APP}/users/sari/sessions")
+  with api_server(session_uri, logs) as server:   # a new process: only the store is shared
+    second = server.post(f"/apps/{APP}/users/sari/sessions")
     assert second["id"] != first["id"]
     assert second["state"] == {"user:dietary_preferences": ["vegan"]}
-    reply = _parts(_send(base, "sari", second["id"], "What do you remember about me?"), "text")
+    reply = parts(server.run(APP, "sari", second["id"], "What do you remember about me?"), "text")
     assert "vegan" in reply[-1]   # the instruction ADK built for the model held the preference
-    reloaded = _http(base, "GET", f"/apps/{APP}/users/sari/sessions/{second['id']}")
+    reloaded = server.get(f"/apps/{APP}/users/sari/sessions/{second['id']}")
     assert reloaded["state"]["user:dietary_preferences"] == ["vegan"]
     assert "current_order" not in reloaded["state"]
-    listed = _http(base, "GET", f"/apps/{APP}/users/sari/sessions")
+    listed = server.get(f"/apps/{APP}/users/sari/sessions")
     assert {s["id"] for s in listed} == {first["id"], second["id"]}
-    other = _http(base, "POST", f"/apps/{APP}/users/tomo/sessions")
+    other = server.post(f"/apps/{APP}/users/tomo/sessions")
     assert other["state"] == {}   # user: state is per user
 
   assert _labs_state() == labs_before, "adk api_server wrote into labs/"
@@ -188,11 +126,98 @@ def test_preference_survives_a_restart_of_adk_api_server(session_uri):
 def test_memory_store_forgets_on_restart():
   """The control: with ``memory://`` the same restart loses the preference."""
   logs = fresh_scratch("api_server_logs_memory")
-  with api_server("memory://", logs) as base:
-    first = _http(base, "POST", f"/apps/{APP}/users/sari/sessions")
-    _send(base, "sari", first["id"], "I'm vegan")
-    assert _http(base, "GET", f"/apps/{APP}/users/sari/sessions/{first['id']}")["state"] == {
+  with api_server("memory://", logs) as server:
+    first = server.post(f"/apps/{APP}/users/sari/sessions")
+    server.run(APP, "sari", first["id"], "I'm vegan")
+    assert server.get(f"/apps/{APP}/users/sari/sessions/{first['id']}")["state"] == {
         "user:dietary_preferences": ["vegan"]}
-  with api_server("memory://", logs) as base:
-    assert _http(base, "GET", f"/apps/{APP}/users/sari/sessions") == []
-    assert _http(base, "POST", f"/apps/{APP}/users/sari/sessions")["state"] == {}
+  with api_server("memory://", logs) as server:
+    assert server.get(f"/apps/{APP}/users/sari/sessions") == []
+    assert server.post(f"/apps/{APP}/users/sari/sessions")["state"] == {}
+
+
+# The plumbing itself (adkcourse/api_server.py), as the lesson and the tests above rely on it.
+
+@pytest.mark.timeout(60)
+def test_a_server_that_cannot_start_fails_fast_with_the_end_of_its_log(tmp_path, monkeypatch):
+  """ADK refuses a synchronous driver at start-up: the error must say why, not just time out.
+  (``labs`` is given relative to the caller's folder, as in docs/postgres.md: the server runs
+  elsewhere, and would otherwise stop at "Directory 'labs' does not exist".)"""
+  monkeypatch.chdir(ROOT)
+  with pytest.raises(ApiServerError) as failure:
+    start_api_server("labs", "sqlite+pysqlite:///refused.db", tmp_path, timeout=50)
+  message = str(failure.value)
+  assert "exited with code" in message   # noticed the exit instead of waiting for the timeout
+  assert "requires an asynchronous one" in message   # ADK's own reason, from the log's tail
+  assert list(tmp_path.glob("api_server-*.log")), "the log file is kept for the curious"
+  assert not list(tmp_path.glob("*.db")), "a refused URI must not create a file"
+
+
+def test_log_tail_is_short_and_masks_passwords(tmp_path):
+  log = tmp_path / "server.log"
+  secret = "pw" + "-not-shown"   # built, so that no password literal sits in the repository
+  log.write_text("x" * 5000 + f"\nconnecting to postgresql+asyncpg://course:{secret}@db/cafe\n")
+  done = subprocess.Popen([sys.executable, "-c", "pass"])
+  server = ApiServer(process=done, port=1, log_path=log)
+  tail = server.log_tail(200)
+  assert len(tail) <= 200 and tail.startswith("x") and tail.count("x") < 200   # the end only
+  assert "course:***@db/cafe" in tail and secret not in tail
+  server.stop()   # an already finished process: stop() must simply return
+  assert server.stopped
+
+
+class _EchoHandler(BaseHTTPRequestHandler):
+  """GET /ok answers JSON; POST echoes its body; anything else is a 404 with a reason."""
+
+  def log_message(self, *args):  # noqa: D401 - keep pytest output quiet
+    pass
+
+  def _answer(self, code: int, payload: bytes) -> None:
+    self.send_response(code)
+    self.send_header("Content-Type", "application/json")
+    self.send_header("Content-Length", str(len(payload)))
+    self.end_headers()
+    self.wfile.write(payload)
+
+  def do_GET(self):
+    if self.path == "/ok":
+      self._answer(200, b'{"apps": ["cafe_concierge"]}')
+    elif self.path == "/empty":
+      self._answer(200, b"")
+    else:
+      self._answer(404, b'{"detail": "Session not found"}')
+
+  def do_POST(self):
+    body = self.rfile.read(int(self.headers["Content-Length"] or 0))
+    self._answer(200, json.dumps({"echo": json.loads(body or b"null"),
+                                  "type": self.headers["Content-Type"]}).encode())
+
+
+@pytest.fixture
+def echo_server() -> Iterator[str]:
+  httpd = ThreadingHTTPServer(("127.0.0.1", 0), _EchoHandler)
+  thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+  thread.start()
+  try:
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+  finally:
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_http_json_round_trips_and_reports_the_servers_reason(echo_server):
+  assert http_json(echo_server, "GET", "/ok") == {"apps": ["cafe_concierge"]}
+  assert http_json(echo_server, "GET", "/empty") is None
+  assert http_json(echo_server, "POST", "/run", {"text": "I'm vegan"}) == {
+      "echo": {"text": "I'm vegan"}, "type": "application/json"}
+  with pytest.raises(urllib.error.HTTPError) as failure:
+    http_json(echo_server, "GET", "/apps/x/users/y/sessions/z")
+  assert failure.value.code == 404 and "Session not found" in str(failure.value)
+
+
+def test_parts_picks_one_kind_across_events():
+  events = [{"content": {"parts": [{"functionCall": {"name": "f"}}]}},
+            {"content": None},
+            {"content": {"parts": [{"text": "a"}, {"text": "b"}]}}]
+  assert parts(events, "text") == ["a", "b"]
+  assert parts(events, "functionCall") == [{"name": "f"}]

@@ -7,10 +7,12 @@ the one ``scripts/system_postgres.sh`` starts). Here: what nbval cannot see.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import shutil
 import subprocess
 import tempfile
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -46,6 +48,25 @@ def test_lesson_runs_the_lab_agent_unchanged_on_the_services_it_teaches():
                   '"api_server"', "--session_service_uri"]:
     assert visible in code, f"the lesson should show {visible}"
   assert "asyncio.run(" not in code
+
+
+def test_lesson_reuses_the_course_plumbing_and_its_style():
+  """The api_server plumbing exists once (adkcourse/api_server.py); cells indent like lessons 1
+  and 2; sqlite3 connections are closed (sqlite3's own ``with`` only commits)."""
+  code = _code()
+  assert "from adkcourse.api_server import" in code
+  for plumbing in ["subprocess.Popen", "urllib.request", "socket.socket"]:
+    assert plumbing not in code, f"{plumbing}: use adkcourse.api_server"
+  assert "with sqlite3.connect(" not in code, "wrap sqlite3.connect in contextlib.closing"
+  cells = json.loads(NOTEBOOK.read_text())["cells"]
+  for index, cell in enumerate(cells):
+    if cell["cell_type"] != "code":
+      continue
+    source = "".join(cell["source"])
+    widths = [len(token.string) for token in tokenize.generate_tokens(io.StringIO(source).readline)
+              if token.type == tokenize.INDENT]
+    assert all(width % 4 == 0 for width in widths), f"cell {index}: indent by 4 spaces"
+    assert len(source.splitlines()) <= 40, f"cell {index}: {len(source.splitlines())} lines, split it"
 
 
 @pytest.fixture
