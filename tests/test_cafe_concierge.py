@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
 from types import SimpleNamespace
 
 from google.adk.runners import Runner
@@ -12,10 +9,10 @@ from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
 from adkcourse.offline_model import OFFLINE_TAG
+from lab_cli import adk_run_replay
 from labs.cafe_concierge.agent import APP_NAME, root_agent
 from labs.cafe_concierge.tools import place_order, set_dietary_preference
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def fake_context(state=None):
@@ -85,13 +82,6 @@ async def test_offline_rules_cover_preferences_orders_and_recall():
 
 def test_adk_run_works_offline(tmp_path):
   """`adk run labs/cafe_concierge` with the offline model, messages from a replay file."""
-  replay = tmp_path / "replay.json"
-  replay.write_text('{"state": {}, "queries": ["I am vegan", "What do you remember?"]}')
-  adk = Path(sys.executable).parent / "adk"
-  done = subprocess.run([str(adk), "run", "--replay", str(replay), "--in_memory",
-                         str(ROOT / "labs" / "cafe_concierge")],
-                        capture_output=True, text=True, timeout=120, cwd=tmp_path)
-  assert done.returncode == 0, done.stderr[-2000:]
-  assert f"{OFFLINE_TAG} Noted! I'll remember: vegan." in done.stdout
-  assert "dietary preferences are ['vegan']" in done.stdout
-  assert not (ROOT / "labs" / "cafe_concierge" / ".adk").exists()
+  out = adk_run_replay("cafe_concierge", ["I am vegan", "What do you remember?"], tmp_path)
+  assert f"{OFFLINE_TAG} Noted! I'll remember: vegan." in out
+  assert "dietary preferences are ['vegan']" in out

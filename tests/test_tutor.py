@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -13,11 +10,11 @@ from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
 from adkcourse.offline_model import OFFLINE_TAG
+from lab_cli import adk_run_replay
 from labs.tutor.agent import APP_NAME, root_agent
 from labs.tutor.questions import QUESTIONS, TOPICS, is_correct, max_level, pick_question
 from labs.tutor.tools import apply_answer, ask_question, new_entry, record_answer
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_bank_has_two_questions_per_level_and_unique_ids():
@@ -185,13 +182,6 @@ async def test_an_answer_with_no_question_waiting_calls_no_tool():
 
 def test_adk_run_works_offline(tmp_path):
   """`adk run labs/tutor` with the offline model (the agent package imports cleanly)."""
-  replay = tmp_path / "replay.json"
-  replay.write_text('{"state": {}, "queries": ["hello", "quiz me on sql", "select"]}')
-  adk = Path(sys.executable).parent / "adk"
-  done = subprocess.run([str(adk), "run", "--replay", str(replay), "--in_memory",
-                         str(ROOT / "labs" / "tutor")],
-                        capture_output=True, text=True, timeout=120, cwd=tmp_path)
-  assert done.returncode == 0, done.stderr[-2000:]
-  assert f"{OFFLINE_TAG} sql, level 1: Which statement reads rows" in done.stdout
-  assert "Correct (select)!" in done.stdout
-  assert not (ROOT / "labs" / "tutor" / ".adk").exists()
+  out = adk_run_replay("tutor", ["hello", "quiz me on sql", "select"], tmp_path)
+  assert f"{OFFLINE_TAG} sql, level 1: Which statement reads rows" in out
+  assert "Correct (select)!" in out
