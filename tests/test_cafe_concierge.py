@@ -14,7 +14,6 @@ from labs.cafe_concierge.agent import APP_NAME, root_agent
 from labs.cafe_concierge.tools import place_order, set_dietary_preference
 
 
-
 def fake_context(state=None):
   return SimpleNamespace(state=dict(state or {}))
 

@@ -16,7 +16,6 @@ from labs.tutor.questions import QUESTIONS, TOPICS, is_correct, max_level, pick_
 from labs.tutor.tools import apply_answer, ask_question, new_entry, record_answer
 
 
-
 def test_bank_has_two_questions_per_level_and_unique_ids():
   assert TOPICS == ("python", "sql")
   assert len({q.id for q in QUESTIONS}) == len(QUESTIONS)
