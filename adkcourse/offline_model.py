@@ -180,9 +180,16 @@ class OfflineModel(BaseLlm):
   async def generate_content_async(
       self, llm_request: LlmRequest, stream: bool = False
   ) -> AsyncGenerator[LlmResponse, None]:
+    """One response; with ``stream=True`` (``StreamingMode.SSE``) a text reply first arrives
+    as ``partial`` chunks of a few words, then whole, as a streaming Gemini call does."""
     self._requests.append(llm_request)
     del self._requests[: -self.max_kept_requests]
     content = self.respond(llm_request)
+    text = "".join(p.text or "" for p in content.parts or [])
+    if stream and text and all(p.text for p in content.parts or []):
+      for chunk in _chunks(text):
+        yield LlmResponse(content=types.Content(role="model", parts=[types.Part(text=chunk)]),
+                          partial=True)
     prompt = estimate_tokens(llm_request)
     answer = _content_chars(content) // 4 + 1
     usage = types.GenerateContentResponseUsageMetadata(
@@ -190,6 +197,12 @@ class OfflineModel(BaseLlm):
         total_token_count=prompt + answer)
     yield LlmResponse(content=content, partial=False, turn_complete=True,
                       usage_metadata=usage)
+
+
+def _chunks(text: str, words: int = 4) -> list[str]:
+  """Split a reply into streaming chunks of a few words (they concatenate back to the text)."""
+  pieces = re.findall(r"\S+\s*", text)
+  return ["".join(pieces[i:i + words]) for i in range(0, len(pieces), words)]
 
 
 def _content_chars(content: types.Content) -> int:

@@ -146,3 +146,20 @@ def test_when_condition_skips_a_rule_and_falls_through():
 
   assert ask("a question is waiting") == f"{OFFLINE_TAG} judged"
   assert ask("") == f"{OFFLINE_TAG} nothing to judge"
+
+
+async def test_streaming_yields_partial_chunks_that_are_not_stored(chat):
+  from google.adk.agents.run_config import RunConfig, StreamingMode
+  model, service, runner, session = chat
+  message = types.Content(role="user", parts=[types.Part(text="my colour is teal")])
+  events = [e async for e in runner.run_async(
+      user_id="u1", session_id=session.id, new_message=message,
+      run_config=RunConfig(streaming_mode=StreamingMode.SSE))]
+  partial = [e for e in events if e.partial]
+  assert partial, "streaming should yield partial events"
+  final = events[-1]
+  assert not final.partial
+  assert "".join(e.content.parts[0].text for e in partial) == final.content.parts[0].text
+  stored = await service.get_session(app_name="paint", user_id="u1", session_id=session.id)
+  assert not any(e.partial for e in stored.events)
+  assert len(stored.events) == len(events) - len(partial) + 1  # + the user's message
