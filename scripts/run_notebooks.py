@@ -33,9 +33,27 @@ def execute(path: Path, timeout: int) -> float:
   started = time.perf_counter()
   client.execute()
   elapsed = time.perf_counter() - started
-  notebook.metadata.pop("widgets", None) if not _has_widgets(notebook) else None
+  for cell in notebook.cells:
+    if cell.cell_type == "code":
+      cell.outputs = merge_streams(cell.outputs)
+  if not _has_widgets(notebook):
+    notebook.metadata.pop("widgets", None)
   nbformat.write(notebook, path)
   return elapsed
+
+
+def merge_streams(outputs: list) -> list:
+  """One stdout (or stderr) block where the kernel happened to flush in several pieces, so the
+  committed outputs do not change with flush timing."""
+  merged: list = []
+  for output in outputs:
+    previous = merged[-1] if merged else None
+    if (output.get("output_type") == "stream" and previous is not None
+        and previous.get("output_type") == "stream" and previous.get("name") == output.get("name")):
+      previous["text"] = "".join(previous["text"]) + "".join(output["text"])
+    else:
+      merged.append(output)
+  return merged
 
 
 def _has_widgets(notebook: nbformat.NotebookNode) -> bool:
