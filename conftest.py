@@ -12,11 +12,11 @@ import os
 import shutil
 import tempfile
 
-os.environ["ADKCOURSE_OFFLINE"] = "1"
+from adkcourse.scratch import reproducible_environment
+
 os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
 _SCRATCH = tempfile.mkdtemp(prefix="adkcourse-test-")
-os.environ["ADKCOURSE_SCRATCH"] = _SCRATCH
-os.environ.setdefault("ADKCOURSE_HOME", os.path.join(_SCRATCH, "home"))
+os.environ.update(reproducible_environment(_SCRATCH))
 
 
 def pytest_unconfigure(config):  # noqa: ARG001 - pytest hook signature

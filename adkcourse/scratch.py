@@ -25,3 +25,12 @@ def fresh_scratch(name: str) -> Path:
   shutil.rmtree(folder, ignore_errors=True)
   folder.mkdir(parents=True)
   return folder
+
+
+def reproducible_environment(folder: Path | str) -> dict[str, str]:
+  """The variables that make a run reproducible and self-contained: the offline model, and
+  scratch data plus the quiz progress file inside ``folder``. Used by the test suite, by
+  ``scripts/run_notebooks.py`` and by the grader, so the three agree on what "offline" means."""
+  folder = Path(folder)
+  return {"ADKCOURSE_OFFLINE": "1", SCRATCH_VARIABLE: str(folder / "scratch"),
+          "ADKCOURSE_HOME": str(folder / "home")}

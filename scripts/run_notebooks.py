@@ -22,6 +22,8 @@ import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
+from adkcourse.scratch import reproducible_environment
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -68,8 +70,7 @@ def main(argv: list[str] | None = None) -> int:
   args = parser.parse_args(argv)
   paths = args.paths or sorted((ROOT / "notebooks").glob("*.ipynb"))
   scratch = tempfile.mkdtemp(prefix="adkcourse-run-")
-  os.environ.update(ADKCOURSE_OFFLINE="1", ADKCOURSE_SCRATCH=scratch,
-                    ADKCOURSE_HOME=os.path.join(scratch, "home"))
+  os.environ.update(reproducible_environment(scratch))
   failures = 0
   try:
     for path in paths:

@@ -28,6 +28,7 @@ from typing import Iterable, Optional
 from .checks import Exercise, get_exercise
 from .extract import SUFFIXES, extract
 from .report import Report
+from ..scratch import reproducible_environment
 
 OUTPUT_EXCERPT = 4_000  # characters of a submission's output shown in its feedback page
 KILL_GRACE = 2.0  # seconds past the time limit before the process group is killed
@@ -89,9 +90,9 @@ def _child_environment(work: Path) -> dict[str, str]:
   ``INHERITED_VARIABLES``) plus the grader's own settings; nothing else of the instructor's."""
   env = {k: v for k, v in os.environ.items()
          if k in INHERITED_VARIABLES or k.startswith(INHERITED_PREFIXES)}
+  env.update(reproducible_environment(work))
   env.update(HOME=str(work / "home"), TMPDIR=str(work / "tmp"),
-             ADKCOURSE_SCRATCH=str(work / "scratch"), ADKCOURSE_HOME=str(work / "home"),
-             ADKCOURSE_OFFLINE="1", PYTHONDONTWRITEBYTECODE="1", PYTHONIOENCODING="utf-8",
+             PYTHONDONTWRITEBYTECODE="1", PYTHONIOENCODING="utf-8",
              PYTHONUNBUFFERED="1", MPLBACKEND="Agg")
   return env
 
