@@ -4,15 +4,20 @@ A student asks the tutor to forget them. Write
 
     async def forget_user(service, db_path: str, app_name: str, user_id: str) -> None
 
-where ``service`` is the ``SqliteSessionService(db_path)`` the tutor runs on. It must:
+where ``service`` is the ``SqliteSessionService`` the tutor runs on, and ``db_path`` its file.
+When ``forget_user`` returns:
 
-1. delete every session of ``user_id`` in ``app_name`` through the service API
-   (``list_sessions`` then ``delete_session``): the events of a session go with it;
-2. then delete the user's row in the ``user_states`` table with SQL on the SQLite file
-   (``DELETE FROM user_states WHERE app_name=? AND user_id=?``): no ADK API deletes user state,
-   and ``delete_session`` leaves it behind;
-3. leave everything else as it was: other users' sessions, events and state, the same user id
-   in other apps, and ``app_states``.
+1. no session, no event and no user state of ``user_id`` in ``app_name`` is left;
+2. not one byte of that data can be read from the database's folder anymore: not from the
+   file, not from a ``-journal`` or ``-wal`` file next to it, not from a copy. Lesson 2 shows
+   why this needs thought: a deleted row stays in the file until SQLite reuses its space (the
+   grader, like SQLite's own builds, runs with ``PRAGMA secure_delete`` off);
+3. everything else is exactly as it was: every other user of the app (whatever their ids look
+   like: quotes, a shared prefix, another case), the same user id in other apps, and the
+   app's state.
+
+How you get there is your decision: the service's API, SQL on the file, or both. The checks
+look only at the result, on fresh data with new names on every run.
 
 Check yourself in a notebook:
 
@@ -28,17 +33,21 @@ from contextlib import closing
 
 
 async def forget_user(service, db_path: str, app_name: str, user_id: str) -> None:
-  """Remove every trace of one user of one app: sessions, their events, and user state."""
-  ### HINT: await service.list_sessions(app_name=..., user_id=...), then delete_session for each
-  ### HINT: session; the user_states row needs SQL: sqlite3.connect(db_path) and a DELETE ... WHERE
-  ### HINT: app_name=? AND user_id=? (commit!).
+  """Remove every trace of one user of one app: sessions, events, user state, and their bytes."""
+  ### HINT: When this returns, the file must hold none of this user's sessions, events or user
+  ### HINT: state, no byte of them may be readable in the database's folder, and every other
+  ### HINT: user, app and app state must be unchanged.
   ### BEGIN SOLUTION
   listed = await service.list_sessions(app_name=app_name, user_id=user_id)
-  for session in listed.sessions:
+  for session in listed.sessions:  # their events go with them
     await service.delete_session(app_name=app_name, user_id=user_id, session_id=session.id)
-  # No ADK API deletes user state: the row outlives the sessions unless we remove it ourselves.
   with closing(sqlite3.connect(db_path)) as connection:
+    # No ADK API deletes user state: the row outlives the sessions unless we remove it.
     connection.execute("DELETE FROM user_states WHERE app_name = ? AND user_id = ?",
                        (app_name, user_id))
     connection.commit()
+    # Deleted rows (and older versions of updated ones) stay in the file's free space until
+    # it is reused. VACUUM rewrites the file without them; it cannot run inside a transaction.
+    connection.execute("VACUUM")
+  # Closing the connection lets SQLite fold a WAL file back into the database and remove it.
   ### END SOLUTION

@@ -8,12 +8,12 @@ grader's worker loads just what its exercise needs.
 from __future__ import annotations
 
 import importlib
-import tempfile
+import json
 from pathlib import Path
-from typing import Callable, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 from ..report import Report
-from ._base import Check, Exercise, Trial, call_submission, check
+from ._base import Check, Exercise, Resources, Trial, call_submission, check
 
 EXERCISES: tuple[str, ...] = ("remember_favorite_drink", "forget_user", "copy_user_to")
 
@@ -32,12 +32,16 @@ def get_exercise(name: str) -> Exercise:
 
 async def run_exercise_checks(name: str, fn: Optional[Callable], *,
                               workdir: Union[str, Path, None] = None,
-                              time_limit: Optional[float] = None) -> Report:
+                              time_limit: Optional[float] = None,
+                              seed: Optional[int] = None) -> Report:
   """Run every check of exercise ``name`` against ``fn`` and return the ``Report``.
 
-  Fresh data is built in ``workdir`` (default: an emptied ``checks_NAME`` folder under the
-  course's scratch root, never the repository). ``time_limit`` (seconds) stops a function
-  that runs too long. Never raises because of the submission: problems become notes.
+  The students' self-check, in one process: ``prepare`` -> ``act`` -> what ``act`` returned,
+  through JSON (as it would cross a sandbox's boundary) -> ``observe`` -> ``judge``. Fresh data
+  is built in ``workdir`` (default: an emptied ``checks_NAME`` folder under the course's scratch
+  root, never the repository), with names drawn from ``seed`` (default: a fresh one each run).
+  ``time_limit`` (seconds) stops a function that runs too long. Never raises because of the
+  submission: problems become notes.
   """
   exercise = get_exercise(name)
   if fn is None:
@@ -50,11 +54,46 @@ async def run_exercise_checks(name: str, fn: Optional[Callable], *,
     workdir = fresh_scratch(f"checks_{name}")
   workdir = Path(workdir)
   workdir.mkdir(parents=True, exist_ok=True)
-  trial = await exercise.run_trial(fn, workdir, time_limit)
+  postgres_url = None
+  if exercise.needs_postgres:
+    from adkcourse.postgres import postgres_server
+
+    postgres_url = postgres_server().url
+  resources = Resources(postgres_url=postgres_url, seed=seed)
+  setup = await exercise.prepare(workdir, resources)
+  # Kept as a JSON string while the submission runs: ``act`` gets a copy, ``observe`` the
+  # text parsed afresh, so what the submission does to its copy (or to any dict it can find
+  # in this process) cannot reach ``observe``. Not a sandbox: code in this process can still
+  # do anything; the class grader runs ``act`` elsewhere.
+  frozen = json.dumps(setup)
+  del setup
+  try:
+    acted = await run_act(exercise, fn, workdir, json.loads(frozen), time_limit)
+    trial = await exercise.observe(workdir, json.loads(frozen), acted)
+  finally:
+    if exercise.cleanup is not None:
+      await exercise.cleanup(json.loads(frozen), resources)
   return exercise.judge(trial)
+
+
+async def run_act(exercise: Exercise, fn: Callable, workdir: Path, setup: dict,
+                  time_limit: Optional[float]) -> Any:
+  """``exercise.act``, and what it returned as JSON would carry it (None if it could not be
+  carried; a note if ``act`` itself broke, e.g. because the submission tampered with it)."""
+  try:
+    acted = await exercise.act(fn, workdir, setup, time_limit)
+  except KeyboardInterrupt:
+    raise
+  except BaseException as error:  # noqa: BLE001 - the submission shares act's process
+    return {"notes": [f"the exercise's run broke: {type(error).__name__}: {error}"]}
+  try:
+    return json.loads(json.dumps(acted))
+  except (TypeError, ValueError) as error:
+    return {"notes": [f"the run's report could not be read ({error})"]}
 
 
 run_checks = run_exercise_checks
 
-__all__ = ["EXERCISES", "Check", "Exercise", "Report", "Trial", "UnknownExercise",
-           "call_submission", "check", "get_exercise", "run_checks", "run_exercise_checks"]
+__all__ = ["EXERCISES", "Check", "Exercise", "Report", "Resources", "Trial", "UnknownExercise",
+           "call_submission", "check", "get_exercise", "run_act", "run_checks",
+           "run_exercise_checks"]

@@ -1,10 +1,25 @@
-"""The small framework every exercise's checks use.
+"""The small framework every exercise's checks use, and the protocol that keeps student code
+from judging itself.
 
-A check is a plain function ``trial -> (earned_fraction, feedback)`` decorated with
-``@check(points)``: ``earned_fraction`` is a bool or a number between 0 and 1. A trial is what
-an exercise's ``run_trial`` observed while running a submission on fresh data (snapshots
-before/after, what the function returned, notes). Checks are pure: they only read the trial,
-so they are easy to test and never touch a database themselves.
+An exercise runs in three phases, so that a grader can run the submission's phase in a sandbox
+and everything that decides the grade outside it:
+
+1. ``prepare(workdir, resources) -> setup`` (trusted): builds fresh input data (SQLite files in
+   ``workdir``, PostgreSQL databases through ``resources.postgres_url``) and returns a
+   JSON-able ``setup`` dict: paths, URLs, ids, app names, and whatever ``observe`` needs to
+   compare against later (``observe`` gets the trusted copy, never the one ``act`` saw).
+2. ``act(fn, workdir, setup, time_limit) -> acted`` (untrusted): the only phase that runs in the
+   process holding the student's code. It builds the service objects from ``setup``, calls
+   ``fn`` through ``call_submission`` and returns plain JSON observations (notes, what ``fn``
+   raised), never student objects.
+3. ``observe(workdir, setup, acted) -> Trial`` (trusted): treats ``acted`` as untrusted JSON of
+   any shape (``untrusted_notes`` and ``untrusted_raised`` validate it), reads the databases and
+   files itself with fresh connections, and builds the ``Trial``.
+
+Then ``Exercise.judge(trial)`` (pure) turns the trial into a ``Report``. A check is a plain
+function ``trial -> (earned_fraction, feedback)`` decorated with ``@check(points)``:
+``earned_fraction`` is a bool or a number between 0 and 1. Checks only read the trial, so they
+are easy to test and never touch a database themselves.
 """
 
 from __future__ import annotations
@@ -21,6 +36,24 @@ from typing import Any, Awaitable, Callable, Iterator, Optional
 from ..report import CheckResult, Report
 
 Verdict = tuple[Any, str]
+Setup = dict[str, Any]
+
+MAX_NOTES = 20  # notes taken from ``acted``; a submission may not flood its report
+MAX_NOTE_CHARS = 2_000
+
+
+@dataclass(frozen=True)
+class Resources:
+  """What the grader lends ``prepare`` besides a folder.
+
+  ``postgres_url`` is the admin URL (``postgresql+asyncpg://...``) of a PostgreSQL server
+  private to this trial (the course's own server in the students' self-check), or None.
+  ``seed`` makes the generated data reproducible; None draws a fresh one per run, so that no
+  submission can be written against fixed names.
+  """
+
+  postgres_url: Optional[str] = None
+  seed: Optional[int] = None
 
 
 @dataclass
@@ -29,11 +62,14 @@ class Trial:
 
   ``acted`` is False when the submission changed nothing at all: checks declared with
   ``needs_action=True`` ("everything else is untouched") then earn nothing, so that an empty
-  stub does not collect points for leaving data alone.
+  stub does not collect points for leaving data alone. ``raised`` lists what the function
+  raised, one ``{"type", "value_error", "message"}`` dict per failed call (``call_submission``
+  fills it in ``act``; it reaches ``observe`` as JSON).
   """
 
   notes: list[str] = field(default_factory=list)
   acted: bool = True
+  raised: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -72,16 +108,31 @@ def check(points: float, *, needs_action: bool = False) -> Callable[[Callable], 
   return wrap
 
 
+Prepare = Callable[[Path, Resources], Awaitable[Setup]]
+Act = Callable[[Callable, Path, Setup, Optional[float]], Awaitable[dict[str, Any]]]
+Observe = Callable[[Path, Setup, Any], Awaitable[Trial]]
+Cleanup = Callable[[Setup, Resources], Awaitable[None]]
+
+
 @dataclass(frozen=True)
 class Exercise:
-  """An exercise as the grader knows it: the function to find, how to try it, its checks."""
+  """An exercise as the grader knows it: the function to find, its three phases, its checks.
+
+  ``needs_postgres``: ``prepare`` needs ``Resources.postgres_url``. ``cleanup`` (optional,
+  trusted) releases what ``prepare`` made outside ``workdir`` (PostgreSQL databases); call it
+  after ``observe`` whatever happened. A grader that throws the whole server away may skip it.
+  """
 
   name: str
   lesson: str
   signature: str
   is_async: bool
-  run_trial: Callable[[Callable, Path, Optional[float]], Awaitable[Trial]]
   checks: tuple[Check, ...]
+  prepare: Prepare
+  act: Act
+  observe: Observe
+  needs_postgres: bool = False
+  cleanup: Optional[Cleanup] = None
 
   @property
   def max_score(self) -> float:
@@ -94,6 +145,34 @@ class Exercise:
     """The report of a submission that could not run at all: every check at 0."""
     results = [CheckResult(c.name, c.points, 0.0, "not run") for c in self.checks]
     return Report(self.name, results, [reason])
+
+
+def untrusted_notes(acted: Any, key: str = "notes") -> list[str]:
+  """The notes in ``acted[key]``, if it is a list of plain strings; a note saying so if not.
+
+  ``acted`` comes from the process that ran student code: it may hold anything, or nothing.
+  """
+  if not isinstance(acted, dict):
+    return [f"the run reported nothing usable ({type(acted).__name__}); graded on the data"]
+  notes = acted.get(key, [])
+  if not isinstance(notes, list) or not all(type(n) is str for n in notes):
+    return ["the run's notes were malformed; graded on the data"]
+  kept = [n if len(n) <= MAX_NOTE_CHARS else n[:MAX_NOTE_CHARS] + "..."
+          for n in notes[:MAX_NOTES]]
+  if len(notes) > MAX_NOTES:
+    kept.append(f"... and {len(notes) - MAX_NOTES} more notes")
+  return kept
+
+
+def untrusted_raised(value: Any) -> Optional[dict[str, Any]]:
+  """One ``{"type", "value_error", "message"}`` record from ``acted``, exactly typed, or None."""
+  if not isinstance(value, dict):
+    return None
+  kind, is_value_error, message = (value.get("type"), value.get("value_error"),
+                                   value.get("message"))
+  if type(kind) is not str or type(is_value_error) is not bool or type(message) is not str:
+    return None
+  return {"type": kind[:200], "value_error": is_value_error, "message": message[:MAX_NOTE_CHARS]}
 
 
 class _SubmissionExit(Exception):
@@ -178,6 +257,60 @@ async def call_submission(trial: Trial, fn: Callable, *args: Any, is_async: Opti
   except KeyboardInterrupt:
     raise
   except BaseException as error:  # noqa: BLE001 - anything a student may raise
-    message = f": {error}" if str(error) else ""
-    trial.notes.append(f"`{name}` raised {type(error).__name__}{message}")
+    text = _safe_str(error)
+    message = f": {text}" if text else ""
+    trial.notes.append(f"`{name}` raised {_safe_name(error)}{message}")
+    raised = getattr(trial, "raised", None)
+    if isinstance(raised, list):
+      raised.append({"type": _safe_name(error), "value_error": isinstance(error, ValueError),
+                     "message": text})
   return None
+
+
+def _safe_name(error: BaseException) -> str:
+  return str(type(error).__name__)
+
+
+def _safe_str(error: BaseException) -> str:
+  """``str(error)`` as a plain string, even when the student's exception breaks ``__str__``."""
+  try:
+    text = str(error)
+  except Exception:  # noqa: BLE001
+    return "(its message could not be read)"
+  return str.__str__(text)  # a plain str, even from a str subclass
+
+
+def legacy_phases(run_trial: Callable, checks: tuple[Check, ...]) -> dict[str, Any]:
+  """TEMPORARY, until every exercise is ported: an old ``run_trial`` exercise in the three
+  phases. Everything runs in ``act`` (so the submission's process judges itself: not for a
+  sandbox); ``observe`` replays the verdicts. Removed once no exercise uses it."""
+
+  async def prepare(workdir: Path, resources: Resources) -> Setup:  # noqa: ARG001
+    return {}
+
+  async def act(fn: Callable, workdir: Path, setup: Setup,  # noqa: ARG001
+                time_limit: Optional[float]) -> dict[str, Any]:
+    trial = await run_trial(fn, workdir, time_limit)
+    verdicts = {}
+    for c in checks:
+      result = c.evaluate(trial)
+      verdicts[c.name] = [result.earned / c.points, result.feedback]
+    return {"notes": trial.notes, "acted": trial.acted, "verdicts": verdicts}
+
+  async def observe(workdir: Path, setup: Setup, acted: Any) -> Trial:  # noqa: ARG001
+    trial = Trial(notes=untrusted_notes(acted))
+    trial.verdicts = acted.get("verdicts", {}) if isinstance(acted, dict) else {}  # type: ignore[attr-defined]
+    return trial
+
+  def replay(name: str) -> Callable[[Any], Verdict]:
+    def judge(trial: Any) -> Verdict:
+      fraction, feedback = trial.verdicts[name]
+      return fraction, feedback
+
+    judge.__name__ = name
+    return judge
+
+  replayed = tuple(Check(c.name, c.points, replay(c.name)) for c in checks)
+  for new, old in zip(replayed, checks):
+    new.judge.__doc__ = old.judge.__doc__
+  return {"checks": replayed, "prepare": prepare, "act": act, "observe": observe}

@@ -29,7 +29,7 @@ from google.adk.events import Event, EventActions
 from google.adk.sessions.sqlite_session_service import SqliteSessionService
 from google.genai import types
 
-from ._base import Exercise, Trial, call_submission, check
+from ._base import Exercise, Trial, call_submission, check, legacy_phases
 
 APP = "tutor"
 TARGET = "ada"
@@ -321,7 +321,6 @@ EXERCISE = Exercise(
     lesson="03_postgres",
     signature="async def copy_user_to(source, dest, app_name: str, user_id: str) -> None",
     is_async=True,
-    run_trial=run_trial,
-    checks=(sessions_copied, events_copied, session_state_copied, user_state_copied,
-            user_state_latest, only_that_user, dest_others_untouched, source_untouched),
+    **legacy_phases(run_trial, (sessions_copied, events_copied, session_state_copied, user_state_copied,
+            user_state_latest, only_that_user, dest_others_untouched, source_untouched)),
 )

@@ -25,7 +25,7 @@ from google.genai import types
 
 from adkcourse.offline_model import OfflineModel, Turn, fallback, on_tool, on_user
 
-from ._base import Exercise, Trial, call_submission, check
+from ._base import Exercise, Trial, call_submission, check, legacy_phases
 
 APP = "drink_memory"
 TOOL = "remember_favorite_drink"
@@ -205,7 +205,6 @@ EXERCISE = Exercise(
     lesson="01_sessions_events_state",
     signature="def remember_favorite_drink(tool_context: ToolContext, drink: str) -> dict",
     is_async=False,
-    run_trial=run_trial,
-    checks=(favorite_is_user_scoped, last_drink_in_session, last_drink_is_session_scoped,
-            other_customer_unaffected, recorded_in_event, returns_confirmation),
+    **legacy_phases(run_trial, (favorite_is_user_scoped, last_drink_in_session, last_drink_is_session_scoped,
+            other_customer_unaffected, recorded_in_event, returns_confirmation)),
 )
