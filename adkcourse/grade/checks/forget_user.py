@@ -326,17 +326,21 @@ def _trace_verdict(view: FileView) -> Optional[str]:
   if any(_user_rows(view, t, view.after) for t in ("sessions", "events", "user_states")):
     return f"the user's data is still in {where}: their rows are not all deleted (see above)"
   hints = []
-  if view.traces.get(DB_NAME):
+  companions = {f"{DB_NAME}-wal", f"{DB_NAME}-journal", f"{DB_NAME}-shm"}
+  left_beside = sorted(name for name in view.files
+                       if name in companions and not name.endswith("-shm"))
+  if left_beside:
+    hints.append(f"{', '.join(left_beside)} is still there: a connection was left open. Close "
+                 "every connection you open: SQLite then folds the WAL into the file (only "
+                 "then does what VACUUM rewrote reach it) and removes it")
+  elif view.traces.get(DB_NAME):
     hints.append("the rows are deleted but their bytes are still in the file: SQLite only "
                  "marks deleted space as free (secure_delete is off), and older versions of "
                  "updated rows linger the same way. Run VACUUM after deleting (outside a "
                  "transaction): it rewrites the file without them")
-  if any(name.endswith(("-wal", "-journal")) for name in view.files):
-    hints.append("a -wal or -journal file is left next to the database: close every "
-                 "connection you open, so that SQLite writes it into the file and removes it")
-  if any(not name.startswith(DB_NAME) for name in view.traces):
-    hints.append("another file in the folder holds a copy of the data: an erasure removes "
-                 "copies too")
+  copies = sorted(name for name in view.traces if name != DB_NAME and name not in companions)
+  if copies:
+    hints.append(f"{', '.join(copies)} holds a copy of the data: an erasure removes copies too")
   return f"the user's data is still readable in {where}; " + "; ".join(hints)
 
 
