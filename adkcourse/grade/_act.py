@@ -1,0 +1,396 @@
+"""The only program that runs student code: one per submission, inside its sandbox.
+
+    python -I -B -m adkcourse.grade._act REQUEST_JSON    (started by ``adkcourse.grade.runner``)
+
+It supervises one submission:
+
+1. reads the request (exercise, submission file, work folder, ``setup``, time budget, caps);
+2. copies the prepared input data into the work folder (a private, size-capped tmpfs);
+3. imports the exercise's checks (before any student code exists in memory) and forks a child.
+   The child extracts the submission's definitions (size-capped), defines them, runs
+   ``exercise.act`` and sends what it returned, as JSON, through a pipe;
+4. waits for the child until the budget is spent (then kills it), then kills every other
+   process the submission started, so that the files below are no longer changing;
+5. writes its report to the result pipe (``$GRADE_RESULT_FD``): one JSON line (what the
+   extraction found, ``acted``, how the child ended, the files) then the bytes of each file.
+
+Nothing here is trusted: the submission shares this sandbox and may tamper with all of it. The
+judge outside validates every field and reads the returned databases itself; a submission
+that breaks this program only loses its own report.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+import os
+import resource
+import select
+import shutil
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+STARTED = time.monotonic()
+MESSAGES_CAP = 4 * 1024 * 1024  # bytes of child -> supervisor messages kept
+MAX_FILES = 500
+MAX_DEPTH = 8
+RESERVE = 1.0  # seconds of the budget kept for stopping the child and sending the files
+
+# What a submission raising KeyboardInterrupt is turned into: an ordinary exception, so that
+# the checks still judge what the function did before (same name in the notes).
+Interrupted = type("KeyboardInterrupt", (Exception,), {})
+
+
+class _NoReferenceSolutions:
+  """Import hook: a clear message for ``import solutions`` (the package is not in the
+  sandbox at all; this only says why)."""
+
+  def find_spec(self, name, path=None, target=None):  # noqa: ARG002
+    if name.split(".")[0] in ("solutions", "exercises"):
+      raise ImportError("the course's reference solutions cannot be imported while grading")
+    return None
+
+
+def own_function(namespace: dict, name: str, notes: list[str]) -> Optional[Callable]:
+  """The submission's own function called ``name`` (not one it imported), or None."""
+  fn = namespace.get(name)
+  if fn is None:
+    notes.append(f"no function named `{name}` was defined (its definition failed?)")
+    return None
+  try:
+    code = inspect.unwrap(fn).__code__
+  except (AttributeError, ValueError, TypeError):
+    notes.append(f"`{name}` is a {type(fn).__name__}, not a function defined in the submission")
+    return None
+  if getattr(code, "co_filename", None) != "submission.py":
+    notes.append(f"`{name}` is imported, not defined in the submission: write it yourself")
+    return None
+  return fn
+
+
+def define(code: str, notes: list[str]) -> dict:
+  """Run the extracted definitions; whatever got defined before an error stays usable."""
+  namespace: dict = {"__name__": "submission", "__file__": "submission.py"}
+  try:
+    exec(compile(code, "submission.py", "exec"), namespace)  # noqa: S102 - in the sandbox
+  except SystemExit as error:
+    notes.append(f"the submission's definitions called sys.exit({error.code!r})")
+  except BaseException as error:  # noqa: BLE001 - KeyboardInterrupt included
+    where = ""
+    tb = error.__traceback__
+    while tb is not None:
+      if tb.tb_frame.f_code.co_filename == "submission.py":
+        where = f" (submission.py line {tb.tb_lineno})"
+      tb = tb.tb_next
+    notes.append(f"defining the submission failed: {type(error).__name__}: "
+                 f"{_safe_str(error)}{where}")
+  return namespace
+
+
+def _safe_str(error: BaseException) -> str:
+  try:
+    return str.__str__(str(error))
+  except Exception:  # noqa: BLE001
+    return "(its message could not be read)"
+
+
+def interrupt_as_error(fn: Callable) -> Callable:
+  """``fn`` with ``KeyboardInterrupt`` turned into an ordinary exception of the same name, and
+  the same ``async``-ness (the contract checks look at it)."""
+  if inspect.iscoroutinefunction(fn):
+    @functools.wraps(fn)
+    async def wrapper(*args, **kwargs):
+      try:
+        return await fn(*args, **kwargs)
+      except KeyboardInterrupt:
+        raise Interrupted() from None
+    return wrapper
+
+  @functools.wraps(fn)
+  def wrapper_sync(*args, **kwargs):
+    try:
+      result = fn(*args, **kwargs)
+    except KeyboardInterrupt:
+      raise Interrupted() from None
+    if inspect.isawaitable(result):
+      async def awaited():
+        try:
+          return await result
+        except KeyboardInterrupt:
+          raise Interrupted() from None
+      return awaited()
+    return result
+  return wrapper_sync
+
+
+def _send(fd: int, message: dict) -> None:
+  try:
+    data = (json.dumps(message) + "\n").encode()
+  except (TypeError, ValueError) as error:
+    data = (json.dumps({"error": f"could not encode a message: {error}"}) + "\n").encode()
+  view = memoryview(data)
+  while view:
+    written = os.write(fd, view)
+    view = view[written:]
+
+
+def _set_limits(request: dict) -> None:
+  """Limits of this sandbox's processes (the cgroup, when there is one, caps them together)."""
+  for limit, value in ((resource.RLIMIT_CORE, 0),
+                       (resource.RLIMIT_FSIZE, int(request["file_cap"])),
+                       (resource.RLIMIT_NPROC, int(request["processes"]))):
+    try:
+      resource.setrlimit(limit, (value, value))
+    except (ValueError, OSError):
+      pass
+  signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # an oversized write fails instead of killing
+
+
+def child(request: dict, exercise: Any, send: Callable[[dict], None], deadline: float) -> None:
+  """Extract, define and act (never returns)."""
+  from adkcourse.grade.checks import run_act
+  from adkcourse.grade.extract import extract
+
+  try:
+    Path("/proc/self/oom_score_adj").write_text("1000")  # the first to go when memory runs out
+  except OSError:
+    pass
+  memory = int(request["memory_mb"]) * 1024 * 1024
+  if memory:
+    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+  workdir = Path(request["workdir"])
+  os.chdir(workdir)
+  extracted = extract(Path(request["submission"]), exercise.name,
+                      max_code=int(request["code_cap"]))
+  send({"extracted": {"found": extracted.found, "error": extracted.error,
+                      "notes": extracted.notes, "info": extracted.info}})
+  if extracted.error or not extracted.found:
+    os._exit(0)
+  notes: list[str] = []
+  sys.meta_path.insert(0, _NoReferenceSolutions())
+  namespace = define(extracted.code, notes)
+  fn = own_function(namespace, exercise.name, notes)
+  send({"defined": {"ok": fn is not None, "notes": notes}})
+  if fn is None:
+    os._exit(0)
+  import asyncio
+
+  budget = round(max(0.5, deadline - time.monotonic() - 1.5), 1)
+  try:
+    acted = asyncio.run(run_act(exercise, interrupt_as_error(fn), workdir,
+                                request["setup"], budget))
+  except BaseException as error:  # noqa: BLE001 - a broken event loop after an interrupt...
+    acted = {"notes": [f"the exercise's run broke: {type(error).__name__}: "
+                       f"{_safe_str(error)}"]}
+  send({"acted": acted})
+  sys.stdout.flush()
+  sys.stderr.flush()
+  os._exit(0)  # threads the submission started must not keep this process alive
+
+
+def _ancestors() -> set[int]:
+  found, pid = set(), os.getpid()
+  while pid > 1:
+    found.add(pid)
+    try:
+      status = Path(f"/proc/{pid}/status").read_text()
+      pid = int(status.split("PPid:")[1].split()[0])
+    except (OSError, IndexError, ValueError):
+      break
+  return found | {1}
+
+
+def kill_the_rest(rounds: int = 100) -> int:
+  """SIGKILL every other process of this sandbox (what the submission left running), so that
+  the files are no longer changing while they are sent. How many were killed."""
+  keep, killed = _ancestors(), 0
+  for _ in range(rounds):
+    others = [int(p) for p in os.listdir("/proc") if p.isdigit() and int(p) not in keep]
+    alive = 0
+    for pid in others:
+      try:
+        os.kill(pid, signal.SIGKILL)
+        alive += 1
+      except (ProcessLookupError, PermissionError):
+        pass
+    if not alive:
+      break
+    killed += alive
+    time.sleep(0.005)
+  return killed
+
+
+def copy_input(source: Path, workdir: Path) -> None:
+  """The prepared data, into the private work folder (where the submission may change it)."""
+  if not source.is_dir():
+    return
+  for entry in source.iterdir():
+    target = workdir / entry.name
+    if entry.is_dir() and not entry.is_symlink():
+      shutil.copytree(entry, target, symlinks=True)
+    elif entry.is_file() and not entry.is_symlink():
+      shutil.copyfile(entry, target)
+
+
+def collect_files(workdir: Path, cap: int) -> tuple[list[tuple[str, Path, int]], list[str]]:
+  """Regular files left in the work folder: (relative path, path, size), and notes on what
+  was left out (links, devices, too many, too large)."""
+  files: list[tuple[str, Path, int]] = []
+  notes: list[str] = []
+  total = 0
+
+  def walk(folder: Path, depth: int) -> None:
+    nonlocal total
+    try:
+      entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+      return
+    for entry in entries:
+      relative = os.path.relpath(entry.path, workdir)
+      if entry.is_dir(follow_symlinks=False):
+        if depth < MAX_DEPTH:
+          walk(Path(entry.path), depth + 1)
+        continue
+      if not entry.is_file(follow_symlinks=False):
+        notes.append(f"{relative} is not a regular file: not returned")
+        continue
+      size = entry.stat(follow_symlinks=False).st_size
+      if len(files) >= MAX_FILES or total + size > cap:
+        notes.append(f"{relative} ({size:,} bytes) is over the grader's cap: not returned")
+        continue
+      files.append((relative, Path(entry.path), size))
+      total += size
+
+  walk(workdir, 0)
+  return files, notes
+
+
+def send_report(fd: int, header: dict, files: list[tuple[str, Path, int]]) -> None:
+  """The result: a JSON line, then each file's bytes (exactly the sizes the line lists)."""
+  sent: list[list[Any]] = []
+  blobs: list[bytes] = []
+  for relative, path, size in files:
+    try:
+      flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK
+      handle = os.open(path, flags)
+      with os.fdopen(handle, "rb") as stream:
+        data = stream.read(size + 1)
+    except OSError:
+      continue
+    if len(data) != size:  # changed while being read: not trustworthy either way
+      continue
+    sent.append([relative, size])
+    blobs.append(data)
+  header["files"] = sent
+  out = os.fdopen(fd, "wb", closefd=True)
+  out.write(json.dumps(header).encode() + b"\n")
+  for data in blobs:
+    out.write(data)
+  out.flush()
+  out.close()
+
+
+def supervise(request: dict, result_fd: int) -> dict:
+  """Steps 2 to 4; returns the report's JSON line (without the files)."""
+  workdir = Path(request["workdir"])
+  copy_input(Path(request["input"]), workdir)
+  deadline = STARTED + float(request["time_limit"]) - RESERVE
+  import warnings
+
+  from adkcourse.grade.checks import get_exercise
+
+  with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    exercise = get_exercise(request["exercise"])  # trusted code, imported before the fork
+  read_fd, write_fd = os.pipe()
+  sys.stdout.flush()
+  sys.stderr.flush()
+  pid = os.fork()
+  if pid == 0:
+    try:
+      os.close(read_fd)
+      os.close(result_fd)
+      child(request, exercise, functools.partial(_send, write_fd), deadline)
+    except BaseException as error:  # noqa: BLE001
+      try:
+        _send(write_fd, {"error": f"{type(error).__name__}: {_safe_str(error)}"})
+      except BaseException:  # noqa: BLE001
+        pass
+    finally:
+      os._exit(70)
+  os.close(write_fd)
+  messages = bytearray()
+  status: Optional[int] = None
+  timed_out = False
+  open_pipe = True
+  while status is None:
+    left = deadline - time.monotonic()
+    if left <= 0:
+      timed_out = True
+      os.kill(pid, signal.SIGKILL)
+      _, status = os.waitpid(pid, 0)
+      break
+    if open_pipe:
+      ready, _, _ = select.select([read_fd], [], [], min(left, 0.02))
+      if ready:
+        chunk = os.read(read_fd, 65536)
+        if not chunk:
+          open_pipe = False
+        elif len(messages) < MESSAGES_CAP:
+          messages += chunk[: MESSAGES_CAP - len(messages)]
+    else:
+      time.sleep(min(left, 0.02))
+    done, waited = os.waitpid(pid, os.WNOHANG)
+    if done:
+      status = waited
+  seconds = round(time.monotonic() - STARTED, 2)
+  killed = kill_the_rest()
+  try:  # whatever is still in the pipe
+    os.set_blocking(read_fd, False)
+    while len(messages) < MESSAGES_CAP:
+      chunk = os.read(read_fd, 65536)
+      if not chunk:
+        break
+      messages += chunk
+  except (BlockingIOError, OSError):
+    pass
+  os.close(read_fd)
+  header: dict[str, Any] = {"extracted": None, "defined": None, "acted": None, "errors": []}
+  for line in bytes(messages).splitlines():
+    try:
+      message = json.loads(line)
+    except ValueError:
+      continue
+    if isinstance(message, dict) and len(message) == 1:
+      key, value = next(iter(message.items()))
+      if key in ("extracted", "defined", "acted") and header[key] is None:
+        header[key] = value  # the first one: what the child sent before student code ran
+      elif key == "error":
+        header["errors"].append(value)
+  code = os.waitstatus_to_exitcode(status)
+  header["child"] = {"exit": code if code >= 0 else None,
+                     "signal": signal.Signals(-code).name if code < 0 and -code in
+                     signal.Signals._value2member_map_ else None,
+                     "timed_out": timed_out, "seconds": seconds, "killed_after": killed}
+  return header
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+  argv = sys.argv[1:] if argv is None else argv
+  request = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
+  result_fd = int(os.environ.pop("GRADE_RESULT_FD"))
+  os.set_inheritable(result_fd, False)
+  _set_limits(request)
+  header = supervise(request, result_fd)
+  files, notes = collect_files(Path(request["workdir"]), int(request["files_cap"]))
+  header["file_notes"] = notes
+  send_report(result_fd, header, files)
+  return 0
+
+
+if __name__ == "__main__":
+  sys.exit(main())

@@ -1,0 +1,253 @@
+"""Memory and process caps for a whole sandbox, with a cgroup where the machine allows one.
+
+An rlimit counts one process at a time (six children of 1.2 GB each pass a 2 GB ``RLIMIT_AS``);
+a cgroup counts everything the submission started, together. The grader makes one cgroup per
+run under its own (``adkcourse-grade-<pid>-<token>``) and one per submission under that, sets
+``memory.max``/``pids.max`` (cgroup v2) or ``memory.limit_in_bytes``/``pids.max`` (v1), puts the
+sandbox in it before it starts, and empties and removes it afterwards. ``find()`` returns None
+where no writable hierarchy with both controllers exists (not root, no delegation): the caller
+then falls back to rlimits under an unprivileged uid plus a memory watchdog.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+
+@dataclass
+class Cgroup:
+  """One submission's cgroup: one directory (v2) or one per controller (v1)."""
+
+  version: int
+  dirs: tuple[Path, ...]
+
+  @property
+  def procs_files(self) -> list[str]:
+    """The files a process writes its pid into to join (all of them, before it starts)."""
+    return [str(d / "cgroup.procs") for d in self.dirs]
+
+  def pids(self) -> set[int]:
+    found: set[int] = set()
+    for d in self.dirs:
+      try:
+        found |= {int(x) for x in (d / "cgroup.procs").read_text().split()}
+      except (OSError, ValueError):
+        pass
+    return found
+
+  def kill(self, rounds: int = 200) -> int:
+    """SIGKILL everything in the cgroup until it is empty; returns how many were killed."""
+    if self.version == 2 and (self.dirs[0] / "cgroup.kill").exists():
+      try:
+        (self.dirs[0] / "cgroup.kill").write_text("1")
+      except OSError:
+        pass
+    killed = 0
+    for _ in range(rounds):
+      pids = self.pids()
+      if not pids:
+        return killed
+      for pid in pids:
+        try:
+          os.kill(pid, signal.SIGKILL)
+          killed += 1
+        except (ProcessLookupError, PermissionError):
+          pass
+      time.sleep(0.005)
+    return killed
+
+  def oom_kills(self) -> int:
+    """How many processes the kernel killed for reaching the memory limit."""
+    for d in self.dirs:
+      for name in ("memory.events", "memory.oom_control"):
+        try:
+          for line in (d / name).read_text().splitlines():
+            key, _, value = line.partition(" ")
+            if key == "oom_kill":
+              return int(value)
+        except (OSError, ValueError):
+          continue
+    return 0
+
+  def remove(self) -> None:
+    self.kill()
+    for d in self.dirs:
+      for _ in range(100):
+        try:
+          d.rmdir()
+          break
+        except FileNotFoundError:
+          break
+        except OSError:
+          time.sleep(0.01)
+
+
+@dataclass
+class CgroupTree:
+  """The run's own cgroup(s), under which each submission gets one."""
+
+  version: int
+  bases: tuple[Path, ...]  # v2: (dir,); v1: (memory dir, pids dir)
+
+  def describe(self) -> str:
+    return f"cgroup v{self.version} (memory and pids)"
+
+  def create(self, name: str, memory_bytes: int, processes: int) -> Cgroup:
+    dirs = tuple(base / name for base in self.bases)
+    for d in dirs:
+      d.mkdir()
+    if self.version == 2:
+      (dirs[0] / "memory.max").write_text(str(memory_bytes))
+      if (dirs[0] / "memory.swap.max").exists():
+        (dirs[0] / "memory.swap.max").write_text("0")
+      (dirs[0] / "pids.max").write_text(str(processes))
+    else:
+      memory, pids = dirs
+      (memory / "memory.limit_in_bytes").write_text(str(memory_bytes))
+      if (memory / "memory.memsw.limit_in_bytes").exists():
+        try:  # memory + swap: no swapping around the limit
+          (memory / "memory.memsw.limit_in_bytes").write_text(str(memory_bytes))
+        except OSError:
+          pass
+      (pids / "pids.max").write_text(str(processes))
+    return Cgroup(self.version, dirs)
+
+  def remove(self) -> None:
+    for base in self.bases:
+      for child in list(base.iterdir()) if base.is_dir() else []:
+        if child.is_dir():
+          Cgroup(self.version, (child,)).remove()
+      for _ in range(100):
+        try:
+          base.rmdir()
+          break
+        except FileNotFoundError:
+          break
+        except OSError:
+          time.sleep(0.01)
+
+
+def _own_cgroups() -> dict[str, str]:
+  """controller (or "" for v2) -> this process's cgroup path, from /proc/self/cgroup."""
+  found: dict[str, str] = {}
+  try:
+    lines = Path("/proc/self/cgroup").read_text().splitlines()
+  except OSError:
+    return found
+  for line in lines:
+    parts = line.split(":", 2)
+    if len(parts) != 3:
+      continue
+    for controller in parts[1].split(",") if parts[1] else [""]:
+      found[controller] = parts[2]
+  return found
+
+
+def _mounts() -> list[tuple[str, str, list[str]]]:
+  """(mount point, fs type, options) of every cgroup mount."""
+  found = []
+  try:
+    lines = Path("/proc/self/mounts").read_text().splitlines()
+  except OSError:
+    return found
+  for line in lines:
+    fields = line.split()
+    if len(fields) >= 4 and fields[2] in ("cgroup", "cgroup2"):
+      found.append((fields[1], fields[2], fields[3].split(",")))
+  return found
+
+
+def _probe(tree: CgroupTree) -> bool:
+  """Can we really make a capped cgroup here? (writable, controllers present)"""
+  name = f"probe-{secrets.token_hex(4)}"
+  try:
+    group = tree.create(name, 64 * 1024 * 1024, 16)
+  except OSError:
+    for base in tree.bases:
+      try:
+        (base / name).rmdir()
+      except OSError:
+        pass
+    return False
+  group.remove()
+  return True
+
+
+def _remove_stale(parent: Path, version: int) -> None:
+  """Remove the run cgroups of graders that are gone (killed before they could)."""
+  try:
+    entries = list(parent.glob("adkcourse-grade-*-*"))
+  except OSError:
+    return
+  for entry in entries:
+    try:
+      pid = int(entry.name.split("-")[2])
+    except (IndexError, ValueError):
+      continue
+    if pid != os.getpid() and not Path(f"/proc/{pid}").exists():
+      CgroupTree(version, (entry,)).remove()
+
+
+def _make_base(parents: list[Path], version: int) -> Optional[CgroupTree]:
+  for parent in parents:
+    _remove_stale(parent, version)
+  name = f"adkcourse-grade-{os.getpid()}-{secrets.token_hex(3)}"
+  made: list[Path] = []
+  try:
+    for parent in parents:
+      (parent / name).mkdir()
+      made.append(parent / name)
+    if version == 2:
+      (made[0] / "cgroup.subtree_control").write_text("+memory +pids")
+  except OSError:
+    for d in made:
+      try:
+        d.rmdir()
+      except OSError:
+        pass
+    return None
+  tree = CgroupTree(version, tuple(made))
+  if not _probe(tree):
+    tree.remove()
+    return None
+  return tree
+
+
+def find() -> Optional[CgroupTree]:
+  """A cgroup of our own to cap submissions with (v2 first, then v1), or None."""
+  own = _own_cgroups()
+  mounts = _mounts()
+  for point, kind, _ in mounts:
+    if kind != "cgroup2" or "" not in own:
+      continue
+    here = Path(point) / own[""].lstrip("/")
+    try:
+      controllers = (here / "cgroup.controllers").read_text().split()
+      enabled = (here / "cgroup.subtree_control").read_text().split()
+    except OSError:
+      continue
+    if not {"memory", "pids"} <= set(controllers):
+      continue
+    if not {"memory", "pids"} <= set(enabled):
+      try:  # only possible where this cgroup holds no process itself (or is the root)
+        (here / "cgroup.subtree_control").write_text("+memory +pids")
+      except OSError:
+        continue
+    tree = _make_base([here], 2)
+    if tree is not None:
+      return tree
+  v1 = {}
+  for point, kind, options in mounts:
+    if kind == "cgroup":
+      for controller in ("memory", "pids"):
+        if controller in options and controller in own:
+          v1[controller] = Path(point) / own[controller].lstrip("/")
+  if set(v1) == {"memory", "pids"}:
+    return _make_base([v1["memory"], v1["pids"]], 1)
+  return None
