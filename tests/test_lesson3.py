@@ -50,6 +50,23 @@ def test_lesson_runs_the_lab_agent_unchanged_on_the_services_it_teaches():
   assert "asyncio.run(" not in code
 
 
+def test_lesson_shows_concurrent_writers_as_they_are():
+  """Issue 12: each correction has its executed cell (the asserts run under nbval)."""
+  code = _code()
+  for shown in ["SlowModel(", "double_submit(", "send_checked(", "invocation_id=request_id",
+                "storage_user_state.state.update(", 'f"user:diet:{preference}"',
+                "state->'dietary_preferences'", "mask_url(url)", 'sys.modules[\'sqlalchemy\'] = None',
+                'get_dialect(_is_async=True)']:
+    assert shown in code, f"the lesson should show {shown}"
+  assert "sticky" not in NOTEBOOK.read_text(), "one instance: sticky sessions are no cure here"
+  assert "to_asyncpg_url" not in code, "assert on PostgreSQL or ADK, not on the course's helpers"
+
+
+def test_lesson_core_path_is_short():
+  cells = json.loads(NOTEBOOK.read_text())["cells"]
+  assert len(cells) <= 60, f"{len(cells)} cells: move tangents to Going further"
+
+
 def test_lesson_reuses_the_course_plumbing_and_its_style():
   """The api_server plumbing exists once (adkcourse/api_server.py); cells indent like lessons 1
   and 2; sqlite3 connections are closed (sqlite3's own ``with`` only commits)."""
