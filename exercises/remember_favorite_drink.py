@@ -5,16 +5,21 @@ drink of the current conversation only within it. Write the tool
 
     def remember_favorite_drink(tool_context: ToolContext, drink: str) -> dict
 
-that ADK calls when a customer says "my favorite drink is ...". It must:
+that ADK calls when a customer says "my favorite drink is ...". Each time it is called:
 
-1. store the drink as the customer's favourite under the key ``user:favorite_drink``, so that
-   every later session of the same user sees it, and no other user does;
-2. store it as ``last_drink`` in the current session's state only (no prefix), so that a new
-   conversation starts without it;
-3. write through ``tool_context.state`` (ADK turns those writes into the event's
-   ``state_delta``, which is what the session service stores);
-4. return a dict confirming what was saved (the model reads it to answer), e.g.
-   ``{"status": "saved", "favorite_drink": drink}``.
+1. ``favorite_drink`` becomes ``drink``, and every later conversation of **this customer**
+   sees it (in the state, and in an instruction through ``{user:favorite_drink?}``); no other
+   customer does, not even one whose id starts the same way, and not the same customer in
+   another app;
+2. ``last_drink`` becomes ``drink`` in **this conversation only**: a customer who names a
+   new favourite in another conversation leaves this one's ``last_drink`` as it was, and a
+   new conversation starts without one;
+3. nothing else it stores outlives the conversation (extra keys of the conversation itself
+   are fine);
+4. it returns a dict that tells the model what was saved, so that it can confirm it.
+
+The values stored must be the ``drink`` argument itself, as the customer said it. Your one
+decision is where each key lives: lesson 1 showed the scopes state can have.
 
 Check yourself in a notebook:
 
@@ -34,10 +39,11 @@ def remember_favorite_drink(tool_context: ToolContext, drink: str) -> dict:
   Args:
     drink: the drink the customer named, e.g. "oat milk latte".
   """
-  ### HINT: tool_context.state works like a dict; the key's prefix chooses where the value lives:
-  ### HINT: "user:..." for every session of this user, no prefix for this session only.
+  ### HINT: Keep `drink` as favorite_drink, seen by every later conversation of this customer
+  ### HINT: and by no one else, and as last_drink, seen by this conversation only; return a dict
+  ### HINT: that says what was saved.
   ### BEGIN SOLUTION
-  tool_context.state["user:favorite_drink"] = drink
-  tool_context.state["last_drink"] = drink
+  tool_context.state["user:favorite_drink"] = drink  # user: every session of this user
+  tool_context.state["last_drink"] = drink  # no prefix: this session only
   return {"status": "saved", "favorite_drink": drink}
   ### END SOLUTION

@@ -4,6 +4,7 @@ for plausible mistakes, nothing for the stub."""
 from __future__ import annotations
 
 from adkcourse.grade import EXERCISES, get_exercise, run_exercise_checks
+from adkcourse.grade.checks import Resources
 from labs.exercises.copy_user_to import copy_user_to as copy_stub
 from labs.exercises.remember_favorite_drink import remember_favorite_drink as drink_stub
 from solutions.copy_user_to import copy_user_to
@@ -28,50 +29,48 @@ def test_every_exercise_declares_checks_with_points():
 async def test_drink_reference_full_marks(tmp_path):
   report = await run_exercise_checks("remember_favorite_drink", remember_favorite_drink,
                                      workdir=tmp_path)
-  assert report.score == report.max_score == 11, report.summary()
+  assert report.score == report.max_score == 10, report.summary()
   assert report.notes == []
 
 
-async def test_drink_without_prefix_is_forgotten_in_the_next_session(tmp_path):
-  def remember_favorite_drink(tool_context, drink: str) -> dict:
-    tool_context.state["favorite_drink"] = drink
-    tool_context.state["last_drink"] = drink
-    return {"saved": drink}
-
-  report = await run_exercise_checks("remember_favorite_drink", remember_favorite_drink,
-                                     workdir=tmp_path)
-  assert {r.check for r in report.failed()} == {"favorite_is_user_scoped"}
-  assert report.score == 8
-
-
-async def test_drink_with_wrong_prefixes_leaks_to_others(tmp_path):
-  def remember_favorite_drink(tool_context, drink: str) -> dict:
-    tool_context.state["app:favorite_drink"] = drink
-    tool_context.state["user:last_drink"] = drink
-    return "ok"
-
-  report = await run_exercise_checks("remember_favorite_drink", remember_favorite_drink,
-                                     workdir=tmp_path)
-  got = marks(report)
-  assert got["other_customer_unaffected"] == 0 and got["last_drink_is_session_scoped"] == 0
-  assert got["returns_confirmation"] == 0.5  # a str, wrapped by ADK
-  assert 0 < report.score < report.max_score
+async def test_drink_scenario_tells_the_scopes_apart(tmp_path):
+  """The first conversation's last drink is not the favourite at the end, the look-alike
+  customer's id starts with the customer's, and every drink is different."""
+  exercise = get_exercise("remember_favorite_drink")
+  setup = await exercise.prepare(tmp_path, Resources(seed=11))
+  drinks = setup["drinks"]
+  assert len(set(drinks.values())) == 4
+  assert setup["neighbour"].startswith(setup["customer"])
+  named = [turn["drink"] for turn in setup["script"] if turn["drink"]]
+  assert named == [drinks["first"], drinks["second"], drinks["neighbour"]]
+  first_session = setup["sessions"]["first"]
+  assert [t["session"] for t in setup["script"]].count(first_session) == 2  # it goes on after
 
 
-async def test_drink_tool_that_raises_is_reported(tmp_path):
+async def test_drink_tool_that_raises_is_reported_once(tmp_path):
   def remember_favorite_drink(tool_context, drink: str) -> dict:
     raise ValueError("no drinks today")
 
   report = await run_exercise_checks("remember_favorite_drink", remember_favorite_drink,
                                      workdir=tmp_path)
   assert report.score == 0
-  assert any("ValueError: no drinks today" in note for note in report.notes)
+  assert [n for n in report.notes if "ValueError: no drinks today" in n] == report.notes
+  assert len(report.notes) == 1
 
 
 async def test_drink_stub_earns_nothing(tmp_path):
   report = await run_exercise_checks("remember_favorite_drink", drink_stub, workdir=tmp_path)
   assert report.score == 0
   assert any("NotImplementedError" in note for note in report.notes)
+
+
+async def test_drink_tool_under_another_name_is_still_graded(tmp_path):
+  def keep_drink(tool_context, drink: str) -> dict:
+    return remember_favorite_drink(tool_context, drink)
+
+  report = await run_exercise_checks("remember_favorite_drink", keep_drink, workdir=tmp_path)
+  assert report.score == report.max_score
+  assert any("called 'keep_drink'" in note for note in report.notes)
 
 
 # --- lesson 3: copy_user_to -----------------------------------------------------------------

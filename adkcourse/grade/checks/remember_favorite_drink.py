@@ -1,116 +1,133 @@
 """Checks of the lesson-1 exercise ``remember_favorite_drink`` (state at the right scope).
 
-Contract: ``def remember_favorite_drink(tool_context: ToolContext, drink: str) -> dict`` stores
-``user:favorite_drink`` (every session of the user) and ``last_drink`` (this session only)
-through ``tool_context.state`` and returns a dict confirming it.
+Contract: ``def remember_favorite_drink(tool_context: ToolContext, drink: str) -> dict`` is a
+tool that keeps the drink the customer names as their favourite, seen in every later
+conversation of this customer and by no one else (``user:favorite_drink``), and as
+``last_drink``, seen in this conversation only; it returns a dict that tells the model what
+it saved. The one decision is the scope of each key, and the scenario tells them apart.
 
-The trial runs the function as a real tool: a real ``Runner`` and agent on an
-``InMemorySessionService``, driven by the offline model. The customer ``sam`` names a drink,
-then changes their mind; then ``sam`` opens a second session and another customer (``kim``)
-opens one. The checks read the stored sessions and events back through the service.
+The trial runs the function as a real tool: an agent driven by the offline model, a real
+``Runner``, on a ``SqliteSessionService`` file. With names and drinks drawn from the run's
+seed: a customer names a drink in a first conversation, then another drink in a second one
+(so the first conversation's ``last_drink`` is no longer the favourite); a customer whose id
+starts with the first one's names a third drink; the first conversation goes on. Other
+customers, another app (where the same customer has another favourite) and the app's state
+are there from the start. The checks read what the file holds (stdlib ``sqlite3``, JSON: a
+``str`` subclass that claims to equal anything is just its text there).
 """
 
 from __future__ import annotations
 
-import inspect
+import json
 import logging
+import sqlite3
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from google.adk.agents import Agent
-from google.adk.runners import Runner
-from google.adk.sessions import InMemorySessionService
-from google.genai import types
+from google.adk.sessions.sqlite_session_service import SqliteSessionService
 
-from adkcourse.offline_model import OfflineModel, Turn, fallback, on_tool, on_user
+from ._base import Exercise, Resources, Trial, call_submission, check, untrusted_notes
+from ._world import FIRST_NAMES, app_name, rng_for
 
-from ._base import Exercise, Trial, call_submission, check, legacy_phases
-
-APP = "drink_memory"
 TOOL = "remember_favorite_drink"
-CUSTOMER, OTHER = "sam", "kim"
-FIRST, LATEST = "oolong tea", "oat milk latte"
+AGENT = "drink_buddy"
+DB_NAME = "drinks.db"
+SIZES = ("small", "large", "double", "iced", "hot", "decaf", "extra-hot", "half-sweet")
+MILKS = ("oat milk", "almond milk", "whole milk", "soy", "coconut milk", "skimmed milk", "")
+BASES = ("latte", "flat white", "cortado", "oolong tea", "matcha latte", "chai", "mocha",
+         "builder's tea", "café crème", "hibiscus tea", "cold brew", "macchiato")
 
 
-def _drink(match, turn: Turn) -> dict:  # noqa: ARG001 - rule signature
-  return {"drink": match.group("drink").strip(" .!")}
+# --- prepare ---------------------------------------------------------------------------------------
+
+def _drinks(rng, count: int) -> list[str]:
+  chosen: list[str] = []
+  while len(chosen) < count:
+    drink = " ".join(w for w in (rng.choice(SIZES), rng.choice(MILKS), rng.choice(BASES)) if w)
+    if drink not in chosen:
+      chosen.append(drink)
+  return chosen
 
 
-def _confirm(turn: Turn) -> str:
-  return f"Saved: {turn.result}"
-
-
-RULES = [
-    on_user(r"favou?rite drink is (?P<drink>[\w ]+)", call=TOOL, args=_drink),
-    on_tool(TOOL, reply=_confirm),
-    fallback("Hello! What can I get you?"),
-]
-
-
-@dataclass
-class DrinkTrial(Trial):
-  first_session: dict[str, Any] = field(default_factory=dict)
-  second_session: dict[str, Any] = field(default_factory=dict)
-  other_user: dict[str, Any] = field(default_factory=dict)
-  deltas: list[dict[str, Any]] = field(default_factory=list)  # function-response events
-  responses: list[dict[str, Any]] = field(default_factory=list)
-  calls: int = 0
-
-
-async def _say(runner: Runner, user: str, session_id: str, text: str) -> list:
-  message = types.Content(role="user", parts=[types.Part(text=text)])
-  return [e async for e in runner.run_async(user_id=user, session_id=session_id,
-                                            new_message=message)]
-
-
-async def run_trial(fn: Callable, workdir: Path, time_limit: Optional[float] = None
-                    ) -> DrinkTrial:  # noqa: ARG001 - nothing is written to disk
-  service = InMemorySessionService()
-  trial = DrinkTrial()
-  if inspect.iscoroutinefunction(fn):
-    trial.notes.append(f"`{TOOL}` is defined with `async def`: the contract is a plain `def`")
-  if getattr(fn, "__name__", TOOL) != TOOL:
-    trial.notes.append(f"the function is called {fn.__name__!r}; the tool must be named {TOOL}")
-    fn = _renamed(fn)
-
-  async def conversation() -> None:
-    agent = Agent(name="drink_buddy", model=OfflineModel(rules=RULES), tools=[fn],
-                  instruction="Remember drinks with the tool.\n"
-                              "Favourite drink: {user:favorite_drink?}")
-    runner = Runner(app_name=APP, agent=agent, session_service=service)
-    first = await service.create_session(app_name=APP, user_id=CUSTOMER)
-    await _say(runner, CUSTOMER, first.id, f"Hi! My favorite drink is {FIRST}")
-    await _say(runner, CUSTOMER, first.id, f"Actually my favorite drink is {LATEST}")
-
-  # The tool runs inside the Runner: whatever it raises surfaces from the conversation (ADK's
-  # own traceback log is muted: the note says what happened).
-  adk_logger = logging.getLogger("google_adk")
-  level = adk_logger.level
-  adk_logger.setLevel(logging.CRITICAL)
+def _table_rows(db_path: Path) -> dict[str, Any]:
+  """The file's four tables as JSON-able data, read with stdlib sqlite3 (None: unreadable)."""
+  if not db_path.is_file():
+    return {}
   try:
-    await call_submission(trial, conversation, is_async=None, label=TOOL,
-                          time_limit=time_limit)
-  finally:
-    adk_logger.setLevel(level)
-  listed = await service.list_sessions(app_name=APP, user_id=CUSTOMER)
-  if listed.sessions:
-    first = await service.get_session(app_name=APP, user_id=CUSTOMER,
-                                      session_id=listed.sessions[0].id)
-    trial.first_session = dict(first.state)
-    for event in first.events:
-      for part in (event.content.parts if event.content and event.content.parts else []):
-        if part.function_call is not None and part.function_call.name == TOOL:
-          trial.calls += 1
-        if part.function_response is not None and part.function_response.name == TOOL:
-          trial.responses.append(dict(part.function_response.response or {}))
-          trial.deltas.append(dict(event.actions.state_delta or {}))
-  second = await service.create_session(app_name=APP, user_id=CUSTOMER)
-  trial.second_session = dict(second.state)
-  other = await service.create_session(app_name=APP, user_id=OTHER)
-  trial.other_user = dict(other.state)
-  trial.acted = any(trial.deltas) or bool(trial.first_session)
-  return trial
+    with closing(sqlite3.connect(db_path)) as connection:
+      def rows(query: str) -> list[list[Any]]:
+        return json.loads(json.dumps(sorted(connection.execute(query).fetchall(), key=repr)))
+
+      return {
+          "app_states": rows("SELECT app_name, state FROM app_states"),
+          "user_states": rows("SELECT app_name, user_id, state FROM user_states"),
+          "sessions": rows("SELECT app_name, user_id, id, state FROM sessions"),
+          "events": rows("SELECT app_name, user_id, session_id, timestamp, event_data "
+                         "FROM events ORDER BY timestamp, rowid"),
+      }
+  except sqlite3.Error:
+    return {}
+
+
+async def prepare(workdir: Path, resources: Resources) -> dict[str, Any]:
+  seed, rng = rng_for(resources.seed)
+  taken: set[str] = set()
+  app, other_app = app_name(rng, taken), app_name(rng, taken)
+  first, other = rng.sample(FIRST_NAMES, 2)
+  customer = first
+  neighbour = f"{first}{rng.choice(('a', 'ie', 'y', '_jr'))}"  # shares the customer's prefix
+  first_drink, second_drink, neighbour_drink, elsewhere = _drinks(rng, 4)
+  db_path = Path(workdir) / DB_NAME
+  service = SqliteSessionService(str(db_path))
+  sessions = {}
+  for label, user in (("first", customer), ("second", customer), ("neighbour", neighbour)):
+    created = await service.create_session(app_name=app, user_id=user,
+                                           session_id=f"{label}-{rng.getrandbits(32):08x}")
+    sessions[label] = created.id
+  # Already there: the app's state, a user key of the customer, another customer, and the
+  # same customer in another app with another favourite.
+  await service.create_session(app_name=app, user_id=customer,
+                               state={"app:menu": {"season": "autumn", "items": 12},
+                                      "user:name": customer.title()})
+  await service.create_session(app_name=app, user_id=other,
+                               state={"user:favorite_drink": "water", "user:name": other.title()})
+  await service.create_session(app_name=other_app, user_id=customer,
+                               state={"user:favorite_drink": elsewhere})
+  del service
+  said = 'My favorite drink is "{}" now.'
+  script = [
+      {"user": customer, "session": sessions["first"], "drink": first_drink,
+       "text": f'Hi! {said.format(first_drink)}'},
+      {"user": customer, "session": sessions["second"], "drink": second_drink,
+       "text": f'Back again. {said.format(second_drink)}'},
+      {"user": neighbour, "session": sessions["neighbour"], "drink": neighbour_drink,
+       "text": said.format(neighbour_drink)},
+      {"user": customer, "session": sessions["first"], "drink": None,
+       "text": "Thanks, see you tomorrow!"},
+  ]
+  return {"seed": seed, "db_path": str(db_path), "app": app, "other_app": other_app,
+          "customer": customer, "neighbour": neighbour, "other": other,
+          "sessions": sessions, "script": script,
+          "drinks": {"first": first_drink, "second": second_drink,
+                     "neighbour": neighbour_drink, "elsewhere": elsewhere},
+          "before": _table_rows(db_path)}
+
+
+# --- act -------------------------------------------------------------------------------------------
+
+def _rules():
+  """The offline model: a quoted drink in the customer's message -> a call of the tool with
+  exactly that text; the tool's answer -> a confirmation; anything else -> a greeting."""
+  from adkcourse.offline_model import fallback, on_tool, on_user
+
+  return [
+      on_user(r'favou?rite drink is "(?P<drink>[^"]+)"', call=TOOL,
+              args=lambda match, turn: {"drink": match.group("drink")}),
+      on_tool(TOOL, reply=lambda turn: f"Saved: {turn.result}"),
+      fallback("Hello! What can I get you?"),
+  ]
 
 
 def _renamed(fn: Callable) -> Callable:
@@ -122,82 +139,219 @@ def _renamed(fn: Callable) -> Callable:
   return fn
 
 
-def _scoped(state: dict[str, Any], name: str) -> list[str]:
-  """The keys of ``state`` that hold ``name`` under any prefix."""
-  return sorted(k for k in state if k.split(":")[-1] == name)
+async def act(fn: Callable, workdir: Path, setup: dict[str, Any],  # noqa: ARG001
+              time_limit: Optional[float] = None) -> dict[str, Any]:
+  """Play the script through a real Runner whose agent has ``fn`` as its tool."""
+  from google.adk.agents import Agent
+  from google.adk.runners import Runner
+  from google.genai import types
+
+  from adkcourse.offline_model import OfflineModel
+
+  trial = Trial()
+  if getattr(fn, "__name__", TOOL) != TOOL:
+    trial.notes.append(f"the function is called {fn.__name__!r}; the tool must be named {TOOL}")
+    fn = _renamed(fn)
+  if callable(fn) and hasattr(fn, "__code__") and fn.__code__.co_flags & 0x80:  # CO_COROUTINE
+    trial.notes.append(f"`{TOOL}` is defined with `async def`: the contract is a plain `def`")
+  service = SqliteSessionService(setup["db_path"])
+  agent = Agent(name=AGENT, model=OfflineModel(rules=_rules()), tools=[fn],
+                instruction="Remember drinks with the tool.\n"
+                            "Favourite drink: {user:favorite_drink?}")
+  runner = Runner(app_name=setup["app"], agent=agent, session_service=service)
+  script = setup["script"]
+  share = None if time_limit is None else time_limit / len(script)
+
+  async def say(user: str, session_id: str, text: str) -> None:
+    message = types.Content(role="user", parts=[types.Part(text=text)])
+    async for _event in runner.run_async(user_id=user, session_id=session_id,
+                                         new_message=message):
+      pass
+
+  # The tool runs inside the Runner: what it raises surfaces from the conversation. ADK's own
+  # traceback log is muted: the note says what happened.
+  adk_logger = logging.getLogger("google_adk")
+  level = adk_logger.level
+  adk_logger.setLevel(logging.CRITICAL)
+  try:
+    for turn in script:
+      await call_submission(trial, say, turn["user"], turn["session"], turn["text"],
+                            is_async=None, label=TOOL, time_limit=share)
+  finally:
+    adk_logger.setLevel(level)
+  notes = list(dict.fromkeys(trial.notes))  # the same failure on every turn: one note
+  return {"notes": notes}
+
+
+# --- observe ---------------------------------------------------------------------------------------
+
+@dataclass
+class DrinkTrial(Trial):
+  setup: dict[str, Any] = field(default_factory=dict)
+  before: dict[str, Any] = field(default_factory=dict)
+  after: dict[str, Any] = field(default_factory=dict)
+  user_states: dict[tuple[str, str], Any] = field(default_factory=dict)
+  session_states: dict[str, Any] = field(default_factory=dict)  # this app's sessions, by id
+  responses: list[tuple[str, Any]] = field(default_factory=list)  # (session id, response)
+  calls: int = 0
+
+
+def _json(text: Any) -> Any:
+  try:
+    return json.loads(text) if isinstance(text, str) else None
+  except ValueError:
+    return None
+
+
+async def observe(workdir: Path, setup: dict[str, Any], acted: Any) -> DrinkTrial:  # noqa: ARG001
+  trial = DrinkTrial(notes=untrusted_notes(acted), setup=setup, before=setup["before"],
+                     after=_table_rows(Path(setup["db_path"])))
+  if not trial.after:
+    trial.notes.append(f"{DB_NAME} could not be read after the conversation")
+  for app, user, state in trial.after.get("user_states", []):
+    trial.user_states[(app, user)] = _json(state)
+  for app, _user, session_id, state in trial.after.get("sessions", []):
+    if app == setup["app"]:
+      trial.session_states[session_id] = _json(state)
+  for app, _user, session_id, _ts, data in trial.after.get("events", []):
+    event = _json(data)
+    if app != setup["app"] or not isinstance(event, dict):
+      continue
+    content = event.get("content") if isinstance(event.get("content"), dict) else {}
+    for part in content.get("parts") or []:
+      if not isinstance(part, dict):
+        continue
+      call, response = part.get("function_call"), part.get("function_response")
+      if isinstance(call, dict) and call.get("name") == TOOL:
+        trial.calls += 1
+      if isinstance(response, dict) and response.get("name") == TOOL:
+        trial.responses.append((session_id, response.get("response")))
+  # Messages are stored whatever the tool does: what counts as acting is a change of state.
+  trial.acted = any(trial.after.get(t) != trial.before.get(t)
+                    for t in ("app_states", "user_states", "sessions"))
+  return trial
+
+
+# --- checks ----------------------------------------------------------------------------------------
+
+def _user_state(trial: DrinkTrial, user: str, app: Optional[str] = None) -> dict[str, Any]:
+  state = trial.user_states.get((app or trial.setup["app"], user))
+  return state if isinstance(state, dict) else {}
+
+
+def _session_state(trial: DrinkTrial, label: str) -> dict[str, Any]:
+  state = trial.session_states.get(trial.setup["sessions"][label])
+  return state if isinstance(state, dict) else {}
+
+
+def _mentions(value: Any, text: str) -> bool:
+  """Whether ``text`` appears in any string inside ``value`` (JSON data)."""
+  if type(value) is str:
+    return text in value
+  if isinstance(value, dict):
+    return any(_mentions(k, text) or _mentions(v, text) for k, v in value.items())
+  if isinstance(value, list):
+    return any(_mentions(v, text) for v in value)
+  return False
+
+
+def _describe(value: Any) -> str:
+  return "nothing" if value is None else f"{type(value).__name__} {json.dumps(value)[:80]}"
 
 
 @check(3)
 def favorite_is_user_scoped(trial: DrinkTrial) -> tuple[float, str]:
-  """A new session of the same customer sees ``user:favorite_drink`` = the latest drink."""
-  value = trial.second_session.get("user:favorite_drink")
-  if value == LATEST:
-    return 1, "a new session of the same customer sees user:favorite_drink"
-  if value is not None:
-    return 0.5, (f"user:favorite_drink is {value!r} in a new session, expected the latest "
-                 f"drink {LATEST!r}: store the drink argument each time")
-  keys = _scoped(trial.first_session, "favorite_drink")
-  if not keys:
-    return 0, "no favourite drink was stored: write tool_context.state['user:favorite_drink']"
-  return 0, (f"a new session of the same customer does not see it (found {', '.join(keys)} in "
-             "the first session only): use the user: prefix for what outlives a session")
+  """The customer's user state holds ``favorite_drink``: exactly the drink they named last
+  (in another conversation), as a string; the look-alike customer's holds theirs."""
+  drinks, setup = trial.setup["drinks"], trial.setup
+  got = _user_state(trial, setup["customer"]).get("favorite_drink")
+  neighbour = _user_state(trial, setup["neighbour"]).get("favorite_drink")
+  if type(got) is str and got == drinks["second"] and type(neighbour) is str \
+      and neighbour == drinks["neighbour"]:
+    return 1, "every later conversation of each customer sees their latest favourite drink"
+  if got is None:
+    in_session = [k for k in _session_state(trial, "second") if "favorite" in k]
+    if in_session:
+      return 0, (f"no user:favorite_drink; the conversation itself holds {', '.join(in_session)}, "
+                 "which a new conversation does not see: the favourite needs the user: prefix")
+    return 0, "no user:favorite_drink was stored for the customer"
+  if got == drinks["first"]:
+    return 0.5, ("user:favorite_drink still holds the first drink although the customer named "
+                 "another one later: store the drink each time it is named")
+  if got != drinks["second"] or type(got) is not str:
+    return 0.5, (f"user:favorite_drink is {_describe(got)}; it must be the `drink` argument "
+                 f"itself, a string ({drinks['second']!r} here)")
+  return 0.5, (f"the customer's favourite is right, but the look-alike customer "
+               f"{setup['neighbour']!r} has {_describe(neighbour)} instead of "
+               f"{drinks['neighbour']!r}")
 
 
 @check(2)
-def last_drink_in_session(trial: DrinkTrial) -> tuple[float, str]:
-  """The conversation's own state holds ``last_drink`` = the latest drink."""
-  if trial.first_session.get("last_drink") == LATEST:
-    return 1, "last_drink is in the session's state"
-  keys = _scoped(trial.first_session, "last_drink")
-  if keys:
-    return 0.5, f"found {', '.join(keys)} but no plain last_drink key with {LATEST!r}"
-  return 0, "no last_drink in the session's state: write tool_context.state['last_drink']"
+def last_drink_in_each_session(trial: DrinkTrial) -> tuple[float, str]:
+  """Each conversation's own state holds ``last_drink`` = the drink named in it, as a string."""
+  drinks = trial.setup["drinks"]
+  wanted = {"first": drinks["first"], "second": drinks["second"],
+            "neighbour": drinks["neighbour"]}
+  wrong = []
+  for label, drink in wanted.items():
+    got = _session_state(trial, label).get("last_drink")
+    if not (type(got) is str and got == drink):
+      wrong.append(f"the {label} conversation has {_describe(got)} instead of {drink!r}")
+  if not wrong:
+    return 1, "each conversation holds the drink named in it as last_drink"
+  return (3 - len(wrong)) / 3, "; ".join(wrong) + (
+      ": last_drink belongs to the conversation (no prefix), set to the `drink` argument")
 
 
 @check(2, needs_action=True)
-def last_drink_is_session_scoped(trial: DrinkTrial) -> tuple[float, str]:
-  """A new session of the same customer starts without any ``last_drink``."""
-  leaked = _scoped(trial.second_session, "last_drink")
+def last_drink_stays_in_its_session(trial: DrinkTrial) -> tuple[float, str]:
+  """Nothing but the favourite outlives a conversation: no other key of the customer's user
+  state (which every conversation sees) holds a drink they named."""
+  setup, drinks = trial.setup, trial.setup["drinks"]
+  state = _user_state(trial, setup["customer"])
+  leaked = sorted(k for k, v in state.items() if k != "favorite_drink"
+                  and (_mentions(v, drinks["first"]) or _mentions(v, drinks["second"])))
   if not leaked:
-    return 1, "a new session starts without last_drink"
-  return 0, (f"a new session already has {', '.join(leaked)}: with a user: or app: prefix "
-             "it outlives the conversation; use no prefix")
+    return 1, "a new conversation sees the favourite only, not the last drink of another one"
+  return 0, (f"the customer's user state also holds user:{', user:'.join(leaked)}, so every "
+             "new conversation sees the drink of an earlier one: keep last_drink in the "
+             "conversation's own state")
 
 
 @check(2, needs_action=True)
-def other_customer_unaffected(trial: DrinkTrial) -> tuple[float, str]:
-  """Another customer sees neither drink (nothing stored under ``app:``)."""
-  leaked = _scoped(trial.other_user, "favorite_drink") + _scoped(trial.other_user, "last_drink")
-  if not leaked:
-    return 1, "another customer sees none of it"
-  return 0, (f"another customer sees {', '.join(leaked)}: app: keys are shared by every user "
-             "of the app; use user: for one customer")
-
-
-@check(1)
-def recorded_in_event(trial: DrinkTrial) -> tuple[float, str]:
-  """The tool's event carries its writes in ``state_delta`` (what services persist)."""
-  delta = trial.deltas[-1] if trial.deltas else {}
-  if LATEST in delta.values():
-    return 1, "the tool's writes are in its event's state_delta, so the service stores them"
-  if trial.calls == 0:
-    return 0, "the tool was never called"
-  return 0, ("the tool's event carries no state_delta with the drink: only writes through "
-             "tool_context.state are recorded (and stored by the session service)")
+def other_customers_unaffected(trial: DrinkTrial) -> tuple[float, str]:
+  """Other customers, the same customer in another app, and the app's state are as they were."""
+  setup = trial.setup
+  mine = {(setup["app"], setup["customer"]), (setup["app"], setup["neighbour"])}
+  before = {(a, u): s for a, u, s in trial.before.get("user_states", [])}
+  after = {(a, u): s for a, u, s in trial.after.get("user_states", [])}
+  changed = sorted(f"{u!r} in {a!r}" for key in set(before) | set(after) if key not in mine
+                   for a, u in [key] if before.get(key) != after.get(key))
+  if trial.before.get("app_states") != trial.after.get("app_states"):
+    changed.append("the app's state (app: keys are every customer's)")
+  if not changed:
+    return 1, "other customers, other apps and the app's state are unchanged"
+  return 0, (f"changed: {', '.join(changed)}: a favourite belongs to one customer of one app "
+             "(user: prefix)")
 
 
 @check(1)
 def returns_confirmation(trial: DrinkTrial) -> tuple[float, str]:
-  """The tool returns a dict that mentions the saved drink."""
+  """Each call's response (what the model reads) mentions the drink it saved."""
+  script = [t for t in trial.setup["script"] if t["drink"]]
   if not trial.responses:
-    return 0, "no tool response was recorded (the tool was not called or failed)"
-  last = trial.responses[-1]
-  if set(last) == {"result"} and not isinstance(last["result"], dict):
-    return 0.5, (f"the tool returned {type(last['result']).__name__} {last['result']!r}; ADK "
-                 "wraps non-dict results, return a dict instead")
-  if LATEST in str(last):
-    return 1, "the tool returns a dict confirming the drink"
-  return 0.5, "the tool returns a dict, but it does not mention the drink it saved"
+    return 0, ("no tool response was stored (the tool was not called or failed)"
+               if trial.calls == 0 or not trial.notes else "the tool failed (see the notes)")
+  confirmed = 0
+  for turn in script:
+    if any(session == turn["session"] and _mentions(response, turn["drink"])
+           for session, response in trial.responses):
+      confirmed += 1
+  if confirmed == len(script):
+    return 1, "the tool's answer tells the model which drink was saved"
+  return confirmed / len(script), (
+      f"{len(script) - confirmed} of {len(script)} answers do not mention the drink saved: "
+      "return a dict that says what was saved, so the model can confirm it")
 
 
 EXERCISE = Exercise(
@@ -205,6 +359,9 @@ EXERCISE = Exercise(
     lesson="01_sessions_events_state",
     signature="def remember_favorite_drink(tool_context: ToolContext, drink: str) -> dict",
     is_async=False,
-    **legacy_phases(run_trial, (favorite_is_user_scoped, last_drink_in_session, last_drink_is_session_scoped,
-            other_customer_unaffected, recorded_in_event, returns_confirmation)),
+    checks=(favorite_is_user_scoped, last_drink_in_each_session, last_drink_stays_in_its_session,
+            other_customers_unaffected, returns_confirmation),
+    prepare=prepare,
+    act=act,
+    observe=observe,
 )
