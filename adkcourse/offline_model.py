@@ -17,6 +17,7 @@ text it produces starts with ``OFFLINE_TAG`` so nobody mistakes it for a real mo
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any, AsyncGenerator, Callable, Optional
@@ -217,14 +218,23 @@ def _content_chars(content: types.Content) -> int:
   return total
 
 
-def estimate_tokens(request: LlmRequest) -> int:
-  """A rough prompt size (about four characters a token): instruction plus every content.
+def request_chars(request: LlmRequest) -> dict[str, int]:
+  """How many characters each part of a request holds: the system instruction, the tool
+  declarations (as the JSON they are sent as) and the contents (the history and the new
+  message). A real model call carries all three, on every call."""
+  tools = request.config.tools if request.config and request.config.tools else []
+  declarations = json.dumps([t.model_dump(mode="json", exclude_none=True)
+                             if hasattr(t, "model_dump") else str(t) for t in tools])
+  return {"instruction": len(Turn(request=request, user_text="").instruction),
+          "tool declarations": len(declarations) if tools else 0,
+          "contents": sum(_content_chars(c) for c in request.contents)}
 
-  Good enough to compare a resumed session (whole history re-read) with a new one.
-  """
-  chars = len(Turn(request=request, user_text="").instruction)
-  chars += sum(_content_chars(c) for c in request.contents)
-  return chars // 4 + 1
+
+def estimate_tokens(request: LlmRequest) -> int:
+  """A rough prompt size: every character a request carries (instruction, tool declarations,
+  contents) divided by four, about four characters a token in English text. An estimate, not
+  a tokenizer: good enough to compare a resumed session with a new one."""
+  return sum(request_chars(request).values()) // 4 + 1
 
 
 def declared_tools(request: LlmRequest) -> list[str]:

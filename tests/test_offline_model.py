@@ -78,6 +78,17 @@ async def test_fallback_and_usage_estimate(chat):
   assert events[-1].usage_metadata.prompt_token_count > 0
 
 
+async def test_usage_estimate_counts_the_tool_declarations(chat):
+  """A real request carries the tool declarations on every call: the estimate counts them."""
+  from adkcourse.offline_model import estimate_tokens, request_chars
+  model, service, runner, session = chat
+  events = await talk(runner, session.id, "good morning")
+  parts = request_chars(model.last_request)
+  assert parts["tool declarations"] > 0 and "remember_colour" in str(model.last_request.config.tools)
+  assert events[-1].usage_metadata.prompt_token_count == sum(parts.values()) // 4 + 1
+  assert estimate_tokens(model.last_request) == events[-1].usage_metadata.prompt_token_count
+
+
 def test_no_matching_rule_still_answers_and_is_labelled():
   from google.adk.models.llm_request import LlmRequest
   model = OfflineModel(rules=[])

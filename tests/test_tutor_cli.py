@@ -119,6 +119,7 @@ def test_inspect_db_prints_states_and_events_per_session(three_runs):
   assert f"tutor / alice / {session_of(second)[1]}: 16 events" in out
   assert out.index(session_of(first)[1]) < out.index(session_of(second)[1])
   assert "events: 36 in total" in out
+  assert "(per user, least recently updated first, the order of list_sessions)" in out
   detailed = subprocess.run([sys.executable, str(INSPECT), str(db), "--events"],
                             capture_output=True, text=True, timeout=60).stdout
   assert "  1. user: hello" in detailed
@@ -184,3 +185,12 @@ def test_the_readme_transcript_is_what_the_tutor_prints(tmp_path):
       position = 0
       for line in (w for w in wanted if w != "..."):
         position = actual.index(line, position) + 1
+
+
+def test_a_piped_quit_ends_the_session_without_being_sent(tmp_path):
+  """`quit` on stdin stops reading: neither it nor anything after it reaches the model."""
+  db = tmp_path / "students.db"
+  out = run(["--user", "erin"], db, tmp_path, stdin="hello\nquit\nhow am I doing?\n")
+  assert "erin> hello" in out
+  assert "erin> quit" not in out and "how am I doing?" not in out
+  assert re.search(r"now holds 2 events", out)

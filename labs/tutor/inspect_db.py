@@ -20,7 +20,7 @@ from typing import Any, Optional
 REQUIRED_COLUMNS = {
     "app_states": {"app_name", "state"},
     "user_states": {"app_name", "user_id", "state"},
-    "sessions": {"app_name", "user_id", "id", "state", "create_time"},
+    "sessions": {"app_name", "user_id", "id", "state", "update_time"},
     "events": {"app_name", "user_id", "session_id", "timestamp", "event_data"},
 }
 
@@ -107,8 +107,9 @@ def report(connection: sqlite3.Connection, with_events: bool = False) -> str:
       "SELECT s.app_name, s.user_id, s.id, s.state, COUNT(e.id) FROM sessions s "
       "LEFT JOIN events e ON e.app_name = s.app_name AND e.user_id = s.user_id "
       "AND e.session_id = s.id GROUP BY s.app_name, s.user_id, s.id "
-      "ORDER BY s.app_name, s.user_id, s.create_time, s.id").fetchall()
-  lines.append(f"sessions: {len(session_rows)} (oldest first per user)")
+      "ORDER BY s.app_name, s.user_id, s.update_time, s.id").fetchall()
+  lines.append(f"sessions: {len(session_rows)} (per user, least recently updated first, "
+               "the order of list_sessions)")
   for app, user, session_id, state, count in session_rows:
     lines.append(f"  {app} / {user} / {session_id}: {count} events")
     session_state = _state(state)

@@ -3,7 +3,7 @@
     python labs/tutor/main.py --user alice                 # interactive, a new session
     python labs/tutor/main.py --user alice --resume        # continue alice's latest session
     python labs/tutor/main.py --user alice "hello" "quiz me on python"   # messages as arguments
-    printf 'hello\\nhow am I doing?\\n' | python labs/tutor/main.py --user alice   # from stdin
+    printf 'hello\\nhow am I doing?\\nquit\\n' | python labs/tutor/main.py --user alice   # stdin
 
 The database file is ``$TUTOR_DB`` (default ``tutor.db`` in the current directory).
 Without ``--resume`` every run is a new session: the conversation starts empty, but the
@@ -83,7 +83,16 @@ async def send(runner: Runner, session: Session, text: str) -> list[str]:
 
 
 def _messages_from_stdin() -> list[str]:
-  return [line.strip() for line in sys.stdin if line.strip()]
+  """The non-empty lines of stdin, up to (not including) a line that is a quit word: a piped
+  `quit` ends the session as it does interactively, instead of being sent to the model."""
+  messages = []
+  for line in sys.stdin:
+    text = line.strip()
+    if text.lower() in QUIT_WORDS:
+      break
+    if text:
+      messages.append(text)
+  return messages
 
 
 async def chat(user_id: str, resume: bool, messages: Optional[list[str]]) -> int:
