@@ -384,6 +384,9 @@ def main(argv: Optional[list[str]] = None) -> int:
   request = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
   result_fd = int(os.environ.pop("GRADE_RESULT_FD"))
   os.set_inheritable(result_fd, False)
+  for variable in ("HOME", "TMPDIR", "ADKCOURSE_SCRATCH", "ADKCOURSE_HOME"):
+    if os.environ.get(variable):
+      Path(os.environ[variable]).mkdir(parents=True, exist_ok=True)
   _set_limits(request)
   header = supervise(request, result_fd)
   files, notes = collect_files(Path(request["workdir"]), int(request["files_cap"]))

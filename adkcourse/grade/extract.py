@@ -1,12 +1,17 @@
 """Take from a submission only what defines things: imports, functions, classes, constants.
 
 Students move, add, delete and retype cells, and leave experiments everywhere. So the grader
-does not run a notebook: it parses each code cell with ``ast`` and keeps only top-level
-imports, function and class definitions, and assignments of literal constants, in notebook
-order (a later definition wins, as it would when running the notebook). Everything else
-(calls, loops, ``await``s, ``asyncio.run(...)``, IPython magics and ``!`` shell lines) is
+does not run a notebook: it parses each code cell with ``ast`` and keeps only imports, function
+and class definitions, and assignments of literal constants, in notebook order (a later
+definition wins, as it would when running the notebook). Definitions nested in ``if`` and
+``try`` blocks are kept with their block (whatever else the block does is dropped); everything
+else (calls, loops, ``await``s, ``asyncio.run(...)``, IPython magics and ``!`` shell lines) is
 dropped and never runs. A ``.py`` file goes through the same filter (its
-``if __name__ == "__main__":`` block is dropped too).
+``if __name__ == "__main__":`` block is kept but never true: the submission's module is not
+``__main__``).
+
+This runs inside the sandbox, before the submission's code: a huge or malicious file costs
+the sandbox its own memory and time, never the grader's.
 """
 
 from __future__ import annotations
@@ -17,7 +22,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-SUFFIXES = (".ipynb", ".py")
+SUFFIXES = (".ipynb", ".py")  # compared case-insensitively
+MAX_CODE = 2_000_000  # characters of code read from one submission
+# Cell magics whose body is Python run in the notebook's namespace: the body is kept.
+PYTHON_CELL_MAGICS = ("time", "capture", "prun")
+
+
+class UnreadableSubmission(ValueError):
+  """The file is not something the grader can take code from (the message says why)."""
 
 
 @dataclass
@@ -32,31 +44,111 @@ class Extracted:
   error: Optional[str] = None  # nothing can run (unreadable file, whole file does not parse)
 
 
+def kind(path: Path) -> str:
+  """".ipynb" or ".py" (whatever the case of the file's suffix), or ""."""
+  suffix = path.suffix.lower()
+  return suffix if suffix in SUFFIXES else ""
+
+
 def read_cells(path: Path) -> list[tuple[str, str]]:
   """``(label, source)`` of every code cell (a ``.py`` file is one cell called "file")."""
   text = path.read_text(encoding="utf-8", errors="replace")
-  if path.suffix == ".py":
+  if kind(path) == ".py":
     return [("file", text)]
   notebook = json.loads(text)
-  cells = []
-  for number, cell in enumerate(notebook.get("cells", []), start=1):
-    if cell.get("cell_type") != "code":
+  if not isinstance(notebook, dict):
+    raise UnreadableSubmission("it is JSON but not a notebook")
+  version = notebook.get("nbformat")
+  if "worksheets" in notebook or (isinstance(version, int) and version < 4):
+    raise UnreadableSubmission(
+        f"unsupported notebook format (nbformat {version if version is not None else 3}): "
+        "open it in Jupyter and save it again, as nbformat 4, then hand it in")
+  cells = notebook.get("cells")
+  if not isinstance(cells, list):
+    raise UnreadableSubmission("it is JSON but has no list of cells")
+  found = []
+  for number, cell in enumerate(cells, start=1):
+    if not isinstance(cell, dict) or cell.get("cell_type") != "code":
       continue
     source = cell.get("source", "")
-    cells.append((f"cell {number}", "".join(source) if isinstance(source, list) else source))
-  return cells
+    if isinstance(source, list) and all(isinstance(s, str) for s in source):
+      source = "".join(source)
+    if not isinstance(source, str):
+      raise UnreadableSubmission(f"cell {number}'s source is neither text nor lines")
+    found.append((f"cell {number}", source))
+  return found
+
+
+def _scan(line: str, state: dict) -> None:
+  """Advance the lexical state (open brackets, open string, backslash) over one line."""
+  i, n, comment = 0, len(line), False
+  while i < n:
+    quote = state["string"]
+    char = line[i]
+    if quote:
+      if char == "\\":
+        i += 2
+        continue
+      if line.startswith(quote, i):
+        state["string"] = None
+        i += len(quote)
+        continue
+      i += 1
+      continue
+    if char == "#":
+      comment = True
+      break
+    if char in "\"'":
+      triple = line[i:i + 3]
+      state["string"] = triple if triple in ('"""', "'''") else char
+      i += len(state["string"])
+      continue
+    if char in "([{":
+      state["depth"] += 1
+    elif char in ")]}":
+      state["depth"] = max(0, state["depth"] - 1)
+    i += 1
+  ends_with_backslash = line.rstrip().endswith("\\")
+  state["continued"] = ends_with_backslash and not comment and not state["string"]
+  if state["string"] in ('"', "'") and not ends_with_backslash:
+    state["string"] = None  # a one-quote string cannot span lines: the line is broken anyway
+
+
+def _is_ipython_line(stripped: str) -> bool:
+  """``%magic``, ``!shell``, ``x = !cmd``, ``x = %magic`` (not ``!=``, ``%`` in an expression)."""
+  if stripped.startswith("%") or (stripped.startswith("!") and not stripped.startswith("!=")):
+    return True
+  head, sep, tail = stripped.partition("=")
+  tail = tail.lstrip()
+  if sep and tail[:1] in ("!", "%") and not tail.startswith("!=") and head.strip() and all(
+      part.strip().isidentifier() for part in head.replace(",", " ").split()):
+    return True
+  return False
 
 
 def strip_ipython(source: str) -> str:
-  """Blank out IPython-only syntax: a ``%%`` cell magic drops the cell, ``%``/``!`` lines go.
-
-  Lines are blanked rather than removed so that line numbers still match the notebook.
-  """
+  """Blank out IPython-only syntax. A ``%%`` cell magic drops the cell unless its body is
+  Python (``%%time``, ``%%capture``, ``%%prun``: the magic line goes, the body stays); a
+  ``%``/``!`` line goes only where a statement starts (a continuation line beginning with
+  ``!=`` or ``%`` is Python). Lines are blanked, not removed, so that line numbers still match
+  the notebook."""
   lines = source.splitlines()
-  first = next((line.strip() for line in lines if line.strip()), "")
-  if first.startswith("%%"):
-    return ""
-  return "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in lines)
+  first = next((i for i, line in enumerate(lines) if line.strip()), None)
+  if first is not None and lines[first].lstrip().startswith("%%"):
+    magic = lines[first].lstrip()[2:].split()
+    if not magic or magic[0] not in PYTHON_CELL_MAGICS:
+      return ""
+    lines[first] = ""
+  state = {"depth": 0, "string": None, "continued": False}
+  out = []
+  for line in lines:
+    at_start = state["depth"] == 0 and not state["string"] and not state["continued"]
+    if at_start and _is_ipython_line(line.lstrip()):
+      out.append("")
+      continue
+    out.append(line)
+    _scan(line, state)
+  return "\n".join(out)
 
 
 def _is_literal(node: Optional[ast.AST]) -> bool:
@@ -78,7 +170,7 @@ def _is_name_target(node: ast.AST) -> bool:
 
 
 def keep(node: ast.stmt) -> bool:
-  """Is this top-level statement a definition (kept) rather than an action (dropped)?"""
+  """Is this simple statement a definition (kept whole) rather than an action (dropped)?"""
   if isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef,
                        ast.ClassDef)):
     return True
@@ -93,31 +185,102 @@ def keep(node: ast.stmt) -> bool:
   return False
 
 
+_PURE = (ast.Name, ast.Attribute, ast.Constant, ast.Compare, ast.BoolOp, ast.UnaryOp,
+         ast.Subscript, ast.Tuple, ast.List, ast.Slice, ast.expr_context, ast.boolop,
+         ast.unaryop, ast.cmpop)
+
+
+def _is_pure(test: ast.expr) -> bool:
+  """A condition that only reads names and constants (``TYPE_CHECKING``,
+  ``sys.version_info >= (3, 11)``, ``__name__ == "__main__"``): safe to evaluate."""
+  return all(isinstance(node, _PURE) for node in ast.walk(test))
+
+
+def filter_statement(node: ast.stmt) -> list[ast.stmt]:
+  """What of one statement is kept: the statement itself if it is a definition, an ``if``
+  or ``try`` reduced to the definitions inside it, or nothing."""
+  if keep(node):
+    return [node]
+  if isinstance(node, ast.If):
+    body, orelse = filter_block(node.body), filter_block(node.orelse)
+    if not body and not orelse:
+      return []
+    if _is_pure(node.test):
+      return [ast.If(test=node.test, body=body or [ast.Pass()], orelse=orelse)]
+    return body + orelse  # a condition that calls code: both branches, the later one wins
+  if isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+    body = filter_block(node.body)
+    handlers = [ast.ExceptHandler(type=h.type, name=h.name,
+                                  body=filter_block(h.body) or [ast.Pass()])
+                for h in node.handlers]
+    orelse, final = filter_block(node.orelse), filter_block(node.finalbody)
+    if not (body or orelse or final or any(not isinstance(h.body[0], ast.Pass)
+                                           for h in handlers)):
+      return []
+    if not handlers and not final:
+      return body + orelse
+    return [ast.Try(body=body or [ast.Pass()], handlers=handlers, orelse=orelse,
+                    finalbody=final)]
+  return []
+
+
+def filter_block(statements: list[ast.stmt]) -> list[ast.stmt]:
+  return [kept for statement in statements for kept in filter_statement(statement)]
+
+
+def _definitions(statements: list[ast.stmt]):
+  """Function and class definitions at module level, also inside kept ``if``/``try``."""
+  for node in statements:
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+      yield node
+    elif isinstance(node, ast.If):
+      yield from _definitions(node.body + node.orelse)
+    elif isinstance(node, ast.Try):
+      yield from _definitions(node.body + node.orelse + node.finalbody + [
+          s for h in node.handlers for s in h.body])
+
+
+def _imports(statements: list[ast.stmt]):
+  for node in ast.walk(ast.Module(body=statements, type_ignores=[])):
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+      yield node
+
+
 def _first_line(node: ast.stmt) -> int:
   decorators = getattr(node, "decorator_list", [])
   return min([node.lineno] + [d.lineno for d in decorators])
 
 
-def extract(path: Path, function: str) -> Extracted:
+def extract(path: Path, function: str, max_code: int = MAX_CODE) -> Extracted:
   """The definitions of a submission, as one Python source text."""
   result = Extracted()
+  suffix = kind(path)
   try:
     cells = read_cells(path)
-  except (OSError, ValueError) as error:
-    result.error = f"the file cannot be read as a {path.suffix} file ({error})"
+  except UnreadableSubmission as error:
+    result.error = f"the notebook cannot be graded: {error}"
+    return result
+  except (OSError, ValueError, RecursionError) as error:
+    result.error = f"the file cannot be read as a {suffix or path.suffix} file ({error})"
+    return result
+  size = sum(len(source) for _, source in cells)
+  if size > max_code:
+    result.error = (f"the file holds {size:,} characters of code, more than the "
+                    f"{max_code:,} the grader reads: hand in only your exercise")
     return result
   futures: list[str] = []
   blocks: list[str] = []
   dropped = 0
   imported = False
   for label, raw in cells:
-    source = strip_ipython(raw) if path.suffix == ".ipynb" else raw
+    source = strip_ipython(raw) if suffix == ".ipynb" else raw
     try:
       tree = ast.parse(source)
-    except (SyntaxError, ValueError) as error:
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
       where = f"line {error.lineno}" if getattr(error, "lineno", None) else "?"
-      message = f"{label} does not parse ({type(error).__name__}: {error.msg if isinstance(error, SyntaxError) else error}, {where})"
-      if path.suffix == ".py":
+      text = error.msg if isinstance(error, SyntaxError) else type(error).__name__
+      message = f"{label} does not parse ({type(error).__name__}: {text}, {where})"
+      if suffix == ".py":
         result.error = message.replace("file does not parse", "the file does not parse")
         return result
       result.notes.append(message + ": skipped")
@@ -127,25 +290,30 @@ def extract(path: Path, function: str) -> Extracted:
       if isinstance(node, ast.ImportFrom) and node.module == "__future__":
         futures.append(ast.unparse(node))
         continue
-      if not keep(node):
+      kept = filter_statement(node)
+      if not kept:
         if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)):
           dropped += 1
         continue
-      segment = "\n".join(lines[_first_line(node) - 1: node.end_lineno])
-      blocks.append(f"# --- {label}, line {_first_line(node)}\n{segment}")
-      if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == function:
+      if kept == [node]:
+        text = "\n".join(lines[_first_line(node) - 1: node.end_lineno])
+      else:  # a block reduced to its definitions
+        text = "\n".join(ast.unparse(statement) for statement in kept)
+      blocks.append(f"# --- {label}, line {_first_line(node)}\n{text}")
+      for definition in _definitions(kept):
+        if definition.name != function:
+          continue
         result.found = True
-        result.is_async = isinstance(node, ast.AsyncFunctionDef)
-      elif isinstance(node, ast.ClassDef) and node.name == function:
-        result.found, result.is_async = True, None
-      elif isinstance(node, (ast.Import, ast.ImportFrom)) and any(
-          (alias.asname or alias.name) == function for alias in node.names):
+        result.is_async = (isinstance(definition, ast.AsyncFunctionDef)
+                           if not isinstance(definition, ast.ClassDef) else None)
+      if any((alias.asname or alias.name) == function
+             for node_ in _imports(kept) for alias in node_.names):
         imported = True
   header = "\n".join(dict.fromkeys(futures))
   result.code = "\n\n".join(([header] if header else []) + blocks) + "\n"
   if dropped:
     result.info.append(f"{dropped} statement(s) that are not imports or definitions were "
-                        "not run (scratch work is ignored)")
+                       "not run (scratch work is ignored)")
   if not result.found:
     result.notes.append(f"`{function}` is imported, not defined: write it in your file"
                         if imported else f"no function named `{function}` was found")

@@ -1,14 +1,30 @@
 """The grader's outputs: ``gradebook.csv``, the same table on the terminal, and one Markdown
-feedback page per student."""
+feedback page per student.
+
+Every text that a submission can influence goes through ``hygiene`` on its way out (CSV
+formulas, control characters, Markdown), and every file is written to a temporary file in its
+folder and renamed into place: a reader never sees half a gradebook, and a symlink or a
+directory planted where a page goes is replaced or reported, never followed.
+"""
 
 from __future__ import annotations
 
 import csv
+import io
+import os
+import tempfile
 from pathlib import Path
 
+from .hygiene import clean, csv_cell, fence_for, md, one_line, safe_filename
 from .runner import Graded
 
 COLUMNS = ("student", "exercise", "score", "max_score", "feedback")
+ISOLATION_OFF = ("Isolation was OFF: this submission was graded with `--sandbox none`, with "
+                 "the grader's own rights (it could read and change the grader's files)")
+
+
+class OutputError(ValueError):
+  """An output path the grader refuses to write (a symlink, a folder, a device...)."""
 
 
 def rows(graded: list[Graded]) -> list[dict[str, object]]:
@@ -16,21 +32,66 @@ def rows(graded: list[Graded]) -> list[dict[str, object]]:
            "max_score": g.report.max_score, "feedback": g.report.summary()} for g in graded]
 
 
-def write_csv(graded: list[Graded], path: Path) -> Path:
+def check_output_file(path: Path) -> Path:
+  """``path`` if the gradebook may be written there: a regular file or nothing, not a link."""
   path = Path(path)
+  if path.is_symlink():
+    raise OutputError(f"--out {path} is a symbolic link: give the path of a regular file")
+  if path.exists() and not path.is_file():
+    raise OutputError(f"--out {path} exists and is not a regular file")
+  if path.parent.is_symlink():
+    raise OutputError(f"the folder of --out ({path.parent}) is a symbolic link")
+  return path
+
+
+def check_output_folder(path: Path) -> Path:
+  path = Path(path)
+  if path.is_symlink():
+    raise OutputError(f"the feedback folder {path} is a symbolic link: give a real folder")
+  if path.exists() and not path.is_dir():
+    raise OutputError(f"the feedback folder {path} exists and is not a folder")
+  return path
+
+
+def write_atomically(path: Path, text: str) -> None:
+  """Write ``text`` to a new temporary file next to ``path``, then rename it over ``path``
+  (a rename replaces a symlink itself; it never writes through one)."""
+  handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+  try:
+    with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+      stream.write(text)
+    os.replace(temporary, path)
+  except BaseException:
+    try:
+      os.unlink(temporary)
+    except OSError:
+      pass
+    raise
+
+
+def csv_text(graded: list[Graded]) -> str:
+  buffer = io.StringIO()
+  writer = csv.writer(buffer, lineterminator="\n")
+  writer.writerow(COLUMNS)
+  for row in rows(graded):
+    writer.writerow([csv_cell(row["student"]), csv_cell(row["exercise"]),
+                     f"{row['score']:g}", f"{row['max_score']:g}", csv_cell(row["feedback"])])
+  return buffer.getvalue()
+
+
+def write_csv(graded: list[Graded], path: Path) -> Path:
+  path = check_output_file(path)
   path.parent.mkdir(parents=True, exist_ok=True)
-  with path.open("w", newline="", encoding="utf-8") as stream:
-    writer = csv.DictWriter(stream, fieldnames=COLUMNS)
-    writer.writeheader()
-    for row in rows(graded):
-      writer.writerow({**row, "score": f"{row['score']:g}", "max_score": f"{row['max_score']:g}"})
+  write_atomically(path, csv_text(graded))
   return path
 
 
 def format_table(graded: list[Graded], feedback_width: int = 90) -> str:
-  """The gradebook as a plain-text table (feedback shortened to ``feedback_width``)."""
-  table = [[str(r["student"]), str(r["exercise"]), f"{r['score']:g}", f"{r['max_score']:g}",
-            _shorten(str(r["feedback"]), feedback_width)] for r in rows(graded)]
+  """The gradebook as a plain-text table (feedback shortened to ``feedback_width``), with
+  every cell cleaned of control characters and escapes."""
+  table = [[one_line(r["student"], 60), one_line(r["exercise"]), f"{r['score']:g}",
+            f"{r['max_score']:g}", one_line(r["feedback"], feedback_width)]
+           for r in rows(graded)]
   header = list(COLUMNS)
   widths = [max(len(row[i]) for row in [header] + table) for i in range(len(header))]
   right = {2, 3}
@@ -42,30 +103,35 @@ def format_table(graded: list[Graded], feedback_width: int = 90) -> str:
   return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in table])
 
 
-def _shorten(text: str, width: int) -> str:
-  return text if len(text) <= width else text[: width - 1] + "…"
-
-
 def feedback_page(graded: Graded) -> str:
   page = graded.report.to_markdown(graded.student)
-  extra = [f"Graded file: `{graded.path.name}`."] + [f"{line}." for line in graded.info]
+  if graded.isolation_off:
+    page = f"> **{md(ISOLATION_OFF)}**\n\n" + page
+  extra = [f"Graded file: {md(graded.path.name)}"] + [md(line) for line in graded.info]
   page += "\n## Your file\n\n" + "\n".join(f"- {line}" for line in extra) + "\n"
   if graded.output:
-    fence = "~~~~"
-    while fence in graded.output:
-      fence += "~"
-    shown = len(graded.output)
-    page += (f"\n## What your code printed (first {shown:,} of {graded.output_size:,} bytes)\n"
-             f"\n{fence}text\n{graded.output.rstrip()}\n{fence}\n")
+    shown = clean(graded.output, keep_newlines=True).rstrip()
+    fence = fence_for(shown)
+    page += (f"\n## What your code printed (first {len(graded.output.encode()):,} of "
+             f"{graded.output_size:,} bytes)\n\n{fence}text\n{shown}\n{fence}\n")
   return page
 
 
-def write_feedback(graded: list[Graded], folder: Path) -> list[Path]:
-  folder = Path(folder)
+def write_feedback(graded: list[Graded], folder: Path) -> tuple[list[Path], list[str]]:
+  """One page per student in ``folder``; returns the pages written and, for each page that
+  could not be (a folder in its place, a full disk...), a line saying so. One page's
+  problem never stops the others."""
+  folder = check_output_folder(folder)
   folder.mkdir(parents=True, exist_ok=True)
-  written = []
-  for g in graded:
-    path = folder / f"{g.student}.md"
-    path.write_text(feedback_page(g), encoding="utf-8")
-    written.append(path)
-  return written
+  written: list[Path] = []
+  failed: list[str] = []
+  taken: set[str] = set()
+  for g in sorted(graded, key=lambda g: g.student):
+    path = folder / f"{safe_filename(g.student, taken)}.md"
+    try:
+      write_atomically(path, feedback_page(g))
+      written.append(path)
+    except Exception as error:  # noqa: BLE001 - next student
+      failed.append(f"{one_line(g.student, 60)}: {path.name} not written "
+                    f"({type(error).__name__}: {one_line(error, 120)})")
+  return written, failed

@@ -10,20 +10,47 @@ its text and HTML show every feedback line in full, where a DataFrame cuts long 
 from __future__ import annotations
 
 import html
+import math
 import re
 import textwrap
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .hygiene import clean, md, one_line
+
+
+def _number(value: Any, what: str) -> float:
+  """A finite real number (bool, str, NaN and infinity are refused: a score is never one)."""
+  if type(value) not in (int, float) or not math.isfinite(value):
+    raise TypeError(f"{what} must be a finite number, not {type(value).__name__} {value!r:.40}")
+  return float(value)
+
 
 @dataclass(frozen=True)
 class CheckResult:
-  """One check's outcome: ``earned`` out of ``points``, and a sentence saying why."""
+  """One check's outcome: ``earned`` out of ``points``, and a sentence saying why.
+
+  Always consistent: numbers are finite and ``0 <= earned <= points`` (clamped), text is
+  plain ``str``; anything else is refused when the result is made, not when it is shown.
+  """
 
   check: str
   points: float
   earned: float
   feedback: str
+
+  def __post_init__(self) -> None:
+    points = _number(self.points, "points")
+    if points < 0:
+      raise ValueError(f"points must not be negative: {points}")
+    earned = min(points, max(0.0, _number(self.earned, "earned")))
+    object.__setattr__(self, "points", points)
+    object.__setattr__(self, "earned", round(earned, 2))
+    for name in ("check", "feedback"):
+      value = getattr(self, name)
+      if not isinstance(value, str):
+        raise TypeError(f"{name} must be text, not {type(value).__name__}")
+      object.__setattr__(self, name, str.__str__(value))  # a plain str, never a subclass
 
   @property
   def passed(self) -> bool:
@@ -77,18 +104,19 @@ class Report:
       names = ", ".join(f"{r.check} ({_fmt(r.earned)}/{_fmt(r.points)})" for r in lost)
       parts.append(f"{len(self.results) - len(lost)} of {len(self.results)} checks passed; "
                    f"lost points on {names}")
-    return "; ".join(_one_line(p) for p in parts)
+    return "; ".join(one_line(p) for p in parts)
 
   def to_markdown(self, student: str | None = None) -> str:
-    """A feedback page for one student."""
-    title = f"# {self.exercise}" + (f": feedback for {student}" if student else "")
+    """A feedback page for one student. Every text is escaped (``hygiene.md``): what a
+    submission raised or wrote cannot add a heading, a table or a score of its own."""
+    title = f"# {md(self.exercise)}" + (f": feedback for {md(student)}" if student else "")
     lines = [title, "", f"**Score: {_fmt(self.score)} / {_fmt(self.max_score)}**", ""]
     if self.notes:
-      lines += ["## What happened", ""] + [f"- {n}" for n in self.notes] + [""]
+      lines += ["## What happened", ""] + [f"- {md(n)}" for n in self.notes] + [""]
     lines += ["## Checks", "", "| check | points | earned | feedback |", "|---|---|---|---|"]
     for r in self.results:
-      feedback = r.feedback.replace("|", "\\|").replace("\n", " ")
-      lines.append(f"| {r.check} | {_fmt(r.points)} | {_fmt(r.earned)} | {feedback} |")
+      lines.append(f"| {md(r.check)} | {_fmt(r.points)} | {_fmt(r.earned)} | "
+                   f"{md(r.feedback)} |")
     return "\n".join(lines) + "\n"
 
   def headline(self) -> str:
@@ -114,7 +142,7 @@ class Report:
     for result, score in zip(self.results, scores):
       first = f"{result.check.ljust(name_width)}  {score.rjust(score_width)}  "
       lines += _wrap(result.feedback, width, first, indent)
-    return "\n".join(line.rstrip() for line in lines)
+    return "\n".join(clean(line).rstrip() for line in lines)
 
   def to_html(self) -> str:
     """The whole report as an HTML fragment: headline, notes, a table with full feedback."""
@@ -146,9 +174,19 @@ class Report:
     return {"exercise": self.exercise, "notes": list(self.notes), "results": self.rows}
 
   @classmethod
-  def from_dict(cls, data: dict[str, Any]) -> "Report":
-    return cls(exercise=data["exercise"], notes=list(data.get("notes", [])),
-               results=[CheckResult(**r) for r in data["results"]])
+  def from_dict(cls, data: Any) -> "Report":
+    """A report from its ``to_dict()`` form, checking every type (``TypeError``/``ValueError``
+    for anything else: the data may come from a process that ran student code)."""
+    if not isinstance(data, dict) or type(data.get("exercise")) is not str:
+      raise TypeError("a report is a dict with an exercise name")
+    notes, results = data.get("notes", []), data.get("results")
+    if not isinstance(notes, list) or not all(type(n) is str for n in notes):
+      raise TypeError("a report's notes are a list of strings")
+    if not isinstance(results, list) or not all(isinstance(r, dict) for r in results):
+      raise TypeError("a report's results are a list of dicts")
+    return cls(exercise=data["exercise"], notes=list(notes),
+               results=[CheckResult(r.get("check"), r.get("points"), r.get("earned"),
+                                    r.get("feedback")) for r in results])
 
 
 def _fmt(value: float) -> str:
@@ -158,16 +196,11 @@ def _fmt(value: float) -> str:
 def _wrap(text: str, width: int, first: str, rest: str) -> list[str]:
   """``text`` on lines of at most ``width`` columns (longer only for an unbreakable word),
   the first starting with ``first`` and the others with ``rest``; nothing is dropped."""
-  return textwrap.wrap(" ".join(str(text).split()) or "-", width=max(width, len(first) + 20),
+  return textwrap.wrap(" ".join(clean(text).split()) or "-", width=max(width, len(first) + 20),
                        initial_indent=first, subsequent_indent=rest, break_long_words=False,
                        break_on_hyphens=False)
 
 
 def _inline(text: str) -> str:
   """Escaped HTML, with `backticked` spans shown as code."""
-  return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(str(text), quote=False))
-
-
-def _one_line(text: str, limit: int = 300) -> str:
-  flat = " ".join(str(text).split())
-  return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+  return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(clean(text), quote=False))

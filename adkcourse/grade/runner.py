@@ -1,44 +1,60 @@
-"""Grade a folder of submissions: one subprocess per student, two at a time.
+"""Grade a folder of submissions without trusting any of them.
 
-Each submission is graded by ``python -m adkcourse.grade._worker`` in its own scratch folder
-(working directory, ``HOME``, ``TMPDIR`` and ``ADKCOURSE_SCRATCH`` all point there, so every
-student gets fresh databases), with an environment built from an allowlist (no API key,
-password or token of the instructor's reaches it), a time limit (the process is killed, with anything it
-started, when it overruns), a memory limit (``RLIMIT_AS`` set in the child) and its output
-sent to a file of which only the beginning is read back. Whatever happens to one submission
-becomes a line of feedback; it never stops the others.
+For each submission, in a private folder of this run (never the submissions folder, which no
+sandbox sees):
+
+1. **prepare** (trusted): a judge process (``_judge``), which never imports student code,
+   builds fresh input data in the submission's work folder (and, for ``needs_postgres``
+   exercises, in a PostgreSQL server private to this submission, see ``pgsandbox``);
+2. **act** (untrusted): ``_act`` runs in a bubblewrap sandbox (``sandbox``): it extracts the
+   submission's definitions, runs the exercise's ``act`` on a private copy of the data and
+   sends back JSON plus the files left in the work folder, nothing else;
+3. **observe + judge** (trusted): the files are put back in the work folder, the judge reads
+   them (and the PostgreSQL server) itself and applies the checks; this process rebuilds the
+   report from its own list of checks, numbers clamped to each check's points.
+
+Anything malformed from the sandbox is 0 plus a note for that student alone; one submission's
+crash, timeout or damage never reaches another. The submissions are copied into the run's
+folder before anything runs, and everything the run started is dead when ``grade_all`` returns.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import queue
+import selectors
 import shutil
-import signal
+import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Iterable, Optional
+from pathlib import Path, PurePosixPath
+from typing import Any, Optional
 
 from .checks import Exercise, get_exercise
-from .extract import SUFFIXES, extract
-from .report import Report
+from .extract import MAX_CODE, kind
+from .hygiene import escape_id, one_line
+from .report import CheckResult, Report
+from .sandbox import Isolation, Running, Sandbox, detect
 from ..scratch import reproducible_environment
 
-OUTPUT_EXCERPT = 4_000  # characters of a submission's output shown in its feedback page
-KILL_GRACE = 2.0  # seconds past the time limit before the process group is killed
-# The only variables a submission inherits from the grader's environment. An allowlist, not a
-# blocklist: a list of secrets to remove always misses one (PGPASSWORD, AWS_*, tokens,
-# GOOGLE_APPLICATION_CREDENTIALS...), and whatever a submission can read it can print into
-# its feedback page. These only locate Python and its libraries and set locale and time zone.
-INHERITED_VARIABLES = ("PATH", "LANG", "LANGUAGE", "TZ", "VIRTUAL_ENV", "PYTHONPATH",
-                       "PYTHONHOME", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "SYSTEMROOT",
-                       "WINDIR")
+KILL_GRACE = 2.0  # seconds past the time limit before the sandbox itself is killed
+MAX_FILE = 32 * 1024 * 1024  # bytes of one submission file taken (a notebook with outputs)
+SCRATCH_MB = 64  # size of each of a sandbox's two private tmpfs folders
+PROCESSES = 128  # processes and threads of one sandbox, all together
+HEADER_CAP = 8 * 1024 * 1024  # bytes of the sandbox's JSON report
+JUDGE_TIMEOUT = 60.0  # seconds for prepare, and for observe + judge
+MAX_NOTES = 30
+MAX_TEXT = 2_000
+# The only variables a submission inherits from the grader's environment (an allowlist: a
+# list of secrets to remove always misses one). They set language and time zone.
+INHERITED_VARIABLES = ("LANG", "LANGUAGE", "TZ")
 INHERITED_PREFIXES = ("LC_",)
 
 
@@ -46,9 +62,13 @@ class UsageError(ValueError):
   """A mistake in how the grader was called (exit status 2)."""
 
 
+class Malformed(ValueError):
+  """The sandbox's report is not what ``_act`` writes (the submission tampered with it)."""
+
+
 @dataclass(frozen=True)
 class Submission:
-  student: str
+  student: str  # the file name without its extension, control characters escaped
   path: Path
 
 
@@ -63,230 +83,529 @@ class Graded:
   output: str = ""
   output_size: int = 0
   info: list[str] = field(default_factory=list)
+  isolation_off: bool = False
+  survivors: int = 0  # processes that outlived the submission's sandbox (then killed)
 
 
-def find_submissions(folder: Path) -> list[Submission]:
-  """One submission per ``.ipynb`` or ``.py`` file; the student id is the file name's stem."""
+def find_submissions(folder: Path, skipped: Optional[list[str]] = None) -> list[Submission]:
+  """One submission per ``.ipynb`` or ``.py`` file (any case, hidden files included); the
+  student id is the file name's stem. Everything else is listed in ``skipped`` with why."""
   folder = Path(folder)
   if not folder.exists():
     raise UsageError(f"submissions folder not found: {folder}")
   if not folder.is_dir():
     raise UsageError(f"not a folder: {folder}")
+  skipped = skipped if skipped is not None else []
   found: dict[str, Submission] = {}
   for path in sorted(folder.iterdir()):
-    if path.suffix not in SUFFIXES or path.name.startswith(".") or not path.is_file():
+    shown = escape_id(path.name)
+    if path.is_symlink():
+      skipped.append(f"{shown}: a symbolic link, not a file handed in")
       continue
-    if path.stem in found:
-      raise UsageError(f"two submissions for student {path.stem!r}: "
-                       f"{found[path.stem].path.name} and {path.name}; keep one")
-    found[path.stem] = Submission(path.stem, path)
+    if not kind(path):
+      if path.is_dir():
+        skipped.append(f"{shown}/: a folder")
+      else:
+        skipped.append(f"{shown}: not a .ipynb or .py file")
+      continue
+    if not path.is_file():
+      skipped.append(f"{shown}: not a regular file")
+      continue
+    student = escape_id(path.stem)
+    if student in found:
+      raise UsageError(f"two submissions for student {student!r}: "
+                       f"{escape_id(found[student].path.name)} and {shown}; keep one")
+    found[student] = Submission(student, path)
   if not found:
     raise UsageError(f"no .ipynb or .py submissions in {folder}")
   return list(found.values())
 
 
-def _child_environment(work: Path) -> dict[str, str]:
-  """The whole environment of a submission's process: a few inherited variables (see
-  ``INHERITED_VARIABLES``) plus the grader's own settings; nothing else of the instructor's."""
-  env = {k: v for k, v in os.environ.items()
-         if k in INHERITED_VARIABLES or k.startswith(INHERITED_PREFIXES)}
-  env.update(reproducible_environment(work))
-  env.update(HOME=str(work / "home"), TMPDIR=str(work / "tmp"),
-             PYTHONDONTWRITEBYTECODE="1", PYTHONIOENCODING="utf-8",
-             PYTHONUNBUFFERED="1", MPLBACKEND="Agg")
+def copy_private(path: Path, destination: Path) -> Optional[str]:
+  """Copy one submission file into the run's private folder; the reason it could not be."""
+  try:
+    handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+  except OSError as error:
+    return f"the file could not be opened ({error.strerror})"
+  try:
+    info = os.fstat(handle)
+    if not stat.S_ISREG(info.st_mode):
+      return "not a regular file"
+    if info.st_size > MAX_FILE:
+      return (f"the file is {info.st_size / 1e6:.1f} MB, more than the "
+              f"{MAX_FILE / 1e6:.0f} MB the grader takes")
+    with os.fdopen(handle, "rb", closefd=False) as stream:
+      data = stream.read(MAX_FILE + 1)
+  except OSError as error:
+    return f"the file could not be read ({error.strerror})"
+  finally:
+    os.close(handle)
+  if len(data) > MAX_FILE:
+    return f"the file grew past {MAX_FILE / 1e6:.0f} MB while being read"
+  destination.write_bytes(data)
+  destination.chmod(0o644)
+  return None
+
+
+def _inherited() -> dict[str, str]:
+  return {k: v for k, v in os.environ.items()
+          if (k in INHERITED_VARIABLES or k.startswith(INHERITED_PREFIXES))
+          and len(v) < 100 and v.isprintable()}
+
+
+def act_environment(base: Path) -> dict[str, str]:
+  """The whole environment of a submission: language settings from an allowlist, and the
+  grader's own settings pointing into the sandbox's private ``base`` folder. Nothing else of
+  the instructor's (keys, passwords, tokens) exists there."""
+  env = {"LANG": "C.UTF-8", **_inherited()}
+  env.update(reproducible_environment(base))
+  env.update(HOME=str(base / "home"), TMPDIR=str(base / "tmp"),
+             PATH=f"{Path(sys.prefix) / 'bin'}:/usr/local/bin:/usr/bin:/bin",
+             PYTHONDONTWRITEBYTECODE="1", PYTHONIOENCODING="utf-8", PYTHONUNBUFFERED="1",
+             MPLBACKEND="Agg", USER="student", LOGNAME="student")
   return env
 
 
-def _read_excerpt(path: Path) -> tuple[str, int]:
-  """The beginning of a (possibly huge) output file, and its full size in bytes."""
-  if not path.exists():
-    return "", 0
-  size = path.stat().st_size
-  with path.open("rb") as stream:
-    head = stream.read(OUTPUT_EXCERPT)
-  return head.decode("utf-8", errors="replace"), size
+def _boot(module: str) -> list[str]:
+  """The command running ``module``'s ``main`` with this Python, isolated from the
+  environment (``-I``), the course package importable."""
+  parent = _package_parent()
+  code = (f"import sys; sys.path.insert(0, {parent!r}); "
+          f"from {module} import main; sys.exit(main(sys.argv[1:]))")
+  return [sys.executable, "-I", "-B", "-u", "-c", code]
 
 
-def _describe_exit(code: int) -> str:
-  if code < 0:
-    name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else -code
-    return f"was killed by signal {name}"
-  return f"ended with exit status {code}"
+def _package_parent() -> str:
+  import adkcourse
+
+  return os.path.dirname(os.path.dirname(os.path.realpath(adkcourse.__file__)))
 
 
-def _merge(*groups: Iterable[str]) -> list[str]:
+class JudgeError(RuntimeError):
+  """The judge did not answer (crashed, timed out, or its answer was unreadable)."""
+
+
+class Judge:
+  """One ``_judge`` process: prepares data and judges, for one job slot at a time."""
+
+  def __init__(self, exercise: str, sandbox: Sandbox, root: Path, log: Path):
+    self.exercise, self.sandbox, self.root, self.log = exercise, sandbox, root, log
+    self.running: Optional[Running] = None
+    self._buffer = b""
+
+  def _start(self) -> None:
+    enabled = self.sandbox.isolation.enabled
+    env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp",
+           **reproducible_environment(Path("/tmp") if enabled else self.root / "judge")}
+    with self.log.open("ab") as log:
+      self.running = self.sandbox.start(
+          _boot("adkcourse.grade._judge") + [self.exercise], env=env, chdir=str(self.root),
+          rw_binds=[(str(self.root), str(self.root))], tmpfs=[("/tmp", 64 * 1024 * 1024)],
+          private_uid=False, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+          cwd_without_sandbox=str(self.root))
+    self._buffer = b""
+    reply = self._read(JUDGE_TIMEOUT)
+    if reply.get("ready") is not True:
+      raise JudgeError(f"the judge did not start: {reply}")
+
+  def _read(self, timeout: float) -> dict:
+    assert self.running is not None
+    stdout = self.running.process.stdout
+    assert stdout is not None
+    fd = stdout.fileno()
+    stop = time.monotonic() + timeout
+    with selectors.DefaultSelector() as selector:
+      selector.register(fd, selectors.EVENT_READ)
+      while b"\n" not in self._buffer:
+        left = stop - time.monotonic()
+        if left <= 0:
+          raise JudgeError(f"no answer within {timeout:g} s")
+        if not selector.select(left):
+          continue
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+          raise JudgeError("the judge stopped (see judge log)")
+        self._buffer += chunk
+        if len(self._buffer) > HEADER_CAP * 2:
+          raise JudgeError("the judge's answer is too long")
+    line, _, self._buffer = self._buffer.partition(b"\n")
+    try:
+      reply = json.loads(line)
+    except ValueError as error:
+      raise JudgeError(f"unreadable answer ({error})") from None
+    if not isinstance(reply, dict):
+      raise JudgeError("unreadable answer")
+    return reply
+
+  def call(self, request: dict, timeout: float = JUDGE_TIMEOUT) -> dict:
+    """Send one request; its reply (``ok`` true), or ``JudgeError``. A judge that failed is
+    stopped; the next call starts a fresh one."""
+    try:
+      if self.running is None or not self.running.alive():
+        self.stop()
+        self._start()
+      assert self.running is not None and self.running.process.stdin is not None
+      self.running.process.stdin.write(json.dumps(request).encode() + b"\n")
+      self.running.process.stdin.flush()
+      reply = self._read(timeout)
+    except (OSError, ValueError, JudgeError) as error:
+      self.stop()
+      raise JudgeError(str(error)) from None
+    if reply.get("ok") is not True:
+      raise JudgeError(str(reply.get("error", "failed"))[:MAX_TEXT])
+    return reply
+
+  def stop(self) -> None:
+    if self.running is not None:
+      self.running.stop()
+      self.running = None
+
+
+# -- what came out of the sandbox ------------------------------------------------------------
+
+def _text(value: Any) -> Optional[str]:
+  return value[:MAX_TEXT] if type(value) is str else None
+
+
+def _texts(value: Any, limit: int = MAX_NOTES) -> Optional[list[str]]:
+  """A list of plain strings (cut to ``limit`` items of ``MAX_TEXT`` characters), or None."""
+  if not isinstance(value, list) or not all(type(v) is str for v in value):
+    return None
+  kept = [v[:MAX_TEXT] for v in value[:limit]]
+  if len(value) > limit:
+    kept.append(f"... and {len(value) - limit} more")
+  return kept
+
+
+def _relative(name: Any) -> PurePosixPath:
+  if type(name) is not str or not 0 < len(name) <= 1024 or "\x00" in name:
+    raise Malformed("a file name is not a short string")
+  path = PurePosixPath(name)
+  if path.is_absolute() or len(path.parts) > 8 or any(
+      part in ("", ".", "..") or len(part.encode("utf-8", "surrogatepass")) > 255
+      for part in path.parts) or str(path) != name:
+    raise Malformed(f"unsafe file name {name!r:.80}")
+  return path
+
+
+def parse_result(data: bytes) -> tuple[dict, list[tuple[PurePosixPath, bytes]]]:
+  """The sandbox's JSON line and files, each field's type checked; ``Malformed`` if not."""
+  line, newline, rest = data.partition(b"\n")
+  if not newline:
+    raise Malformed("no report")
+  if len(line) > HEADER_CAP:
+    raise Malformed("the report is too long")
+  try:
+    header = json.loads(line)
+  except (ValueError, RecursionError) as error:
+    raise Malformed(f"the report is not JSON ({type(error).__name__})") from None
+  if not isinstance(header, dict):
+    raise Malformed("the report is not a JSON object")
+  listed = header.get("files")
+  if not isinstance(listed, list):
+    raise Malformed("no list of files")
+  files, offset, seen = [], 0, set()
+  for item in listed:
+    if (not isinstance(item, list) or len(item) != 2 or type(item[1]) is not int
+        or item[1] < 0):
+      raise Malformed("a file entry is not [name, size]")
+    path = _relative(item[0])
+    if path in seen:
+      raise Malformed("a file is listed twice")
+    seen.add(path)
+    files.append((path, rest[offset: offset + item[1]]))
+    offset += item[1]
+  if offset != len(rest):
+    raise Malformed("the files do not add up to what was sent")
+  return header, files
+
+
+def restore_files(workdir: Path, files: list[tuple[PurePosixPath, bytes]]) -> list[str]:
+  """Replace the work folder's content by the files the sandbox returned; notes on those
+  that could not be placed."""
+  for entry in list(workdir.iterdir()):
+    if entry.is_dir() and not entry.is_symlink():
+      shutil.rmtree(entry)
+    else:
+      entry.unlink()
+  notes = []
+  for path, data in files:
+    target = workdir.joinpath(*path.parts)
+    try:
+      target.parent.mkdir(parents=True, exist_ok=True)
+      with open(target, "xb") as stream:
+        stream.write(data)
+    except OSError as error:
+      notes.append(f"{path} could not be returned ({error.strerror})")
+  return notes
+
+
+def rebuild_report(exercise: Exercise, data: Any) -> Report:
+  """The report from the judge's answer, rebuilt from this process's own list of checks:
+  every check present once, ``earned`` a finite number clamped to its points."""
+  results = data.get("results") if isinstance(data, dict) else None
+  by_name: dict[str, dict] = {}
+  for item in results if isinstance(results, list) else []:
+    if isinstance(item, dict) and type(item.get("check")) is str:
+      by_name.setdefault(item["check"], item)
+  rebuilt = []
+  for check in exercise.checks:
+    item = by_name.get(check.name, {})
+    earned, feedback = item.get("earned"), _text(item.get("feedback"))
+    if type(earned) not in (int, float) or not math.isfinite(earned) or feedback is None:
+      rebuilt.append(CheckResult(check.name, check.points, 0.0, "not judged"))
+      continue
+    rebuilt.append(CheckResult(check.name, check.points,
+                               round(min(max(float(earned), 0.0), check.points), 2), feedback))
+  notes = _texts(data.get("notes") if isinstance(data, dict) else None) or []
+  return Report(exercise.name, rebuilt, notes)
+
+
+def _merge(*groups: list[str]) -> list[str]:
   return list(dict.fromkeys(note for group in groups for note in group))
 
 
-def _run_spawned(exercise: str, code: Path, result: Path, output: Path, work: Path,
-                 time_limit: float, memory_mb: int) -> tuple[int, bool]:
-  """Start a fresh interpreter for one submission; kill its process group on overrun."""
-  command = [sys.executable, "-B", "-m", "adkcourse.grade._worker", exercise, str(code),
-             str(result), "--time-limit", f"{time_limit:g}", "--memory-mb", str(memory_mb)]
-  with output.open("wb") as sink:
-    process = subprocess.Popen(command, cwd=work, env=_child_environment(work),
-                               stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT,
-                               start_new_session=True)
-    timed_out = False
-    try:
-      process.wait(timeout=time_limit + KILL_GRACE)
-    except subprocess.TimeoutExpired:
-      timed_out = True
-    finally:
-      try:  # the whole process group: nothing the submission started survives it
-        os.killpg(process.pid, signal.SIGKILL)
-      except (ProcessLookupError, PermissionError):
-        pass
-      process.wait()
-  return process.returncode, timed_out
+def _child_notes(header: dict, name: str, time_limit: float, memory_mb: int,
+                 memory_exceeded: bool) -> list[str]:
+  child = header.get("child")
+  if not isinstance(child, dict):
+    return ["the sandbox's report does not say how the submission ended"]
+  notes = []
+  if memory_exceeded:
+    notes.append(f"the submission went over the memory limit ({memory_mb:,} MiB for all its "
+                 "processes together) and was stopped; graded on what it had done")
+  if child.get("timed_out") is True:
+    notes.append(f"`{name}` was still running at the time limit ({time_limit:g} s, "
+                 "everything included) and was stopped; graded on what it had done")
+  elif type(child.get("signal")) is str and not memory_exceeded:
+    notes.append(f"the process running `{name}` was killed by {child['signal'][:20]}; "
+                 "graded on what it had done")
+  elif type(child.get("exit")) is int and child["exit"] not in (0,) and header.get(
+      "acted") is None:
+    notes.append(f"the process running `{name}` ended with exit status {child['exit']} "
+                 "before reporting (os._exit?); graded on the data it left")
+  return notes
 
 
-class ForkServerError(RuntimeError):
-  """The fork server stopped answering."""
+class Grader:
+  """One grading run: its private folder, sandbox, judges and PostgreSQL servers."""
 
+  def __init__(self, exercise: Exercise, isolation: Isolation, root: Path, *, jobs: int,
+               time_limit: float, memory_mb: int):
+    self.exercise, self.isolation, self.root = exercise, isolation, root
+    self.time_limit, self.memory_mb = time_limit, memory_mb
+    self.sandbox = Sandbox(isolation)
+    self.judges: queue.Queue = queue.Queue()
+    self._all_judges: list[Judge] = []
+    for number in range(jobs):
+      judge = Judge(exercise.name, self.sandbox, root, root / f"judge-{number}.log")
+      self._all_judges.append(judge)
+      self.judges.put(judge)
+    self.farm = None
+    if exercise.needs_postgres:
+      from .pgsandbox import PostgresFarm
 
-class ForkServer:
-  """A ``_worker --serve`` process that has imported the exercise's checks once and forks a
-  child per submission (each child: own session, folder, environment and limits)."""
-
-  def __init__(self, exercise: str, cwd: Path):
-    self.process = subprocess.Popen(
-        [sys.executable, "-B", "-m", "adkcourse.grade._worker", "--serve", exercise],
-        cwd=cwd, env=_child_environment(cwd), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL, text=True, bufsize=1, start_new_session=True)
-
-  def run(self, request: dict) -> tuple[int, bool]:
-    try:
-      self.process.stdin.write(json.dumps(request) + "\n")
-      self.process.stdin.flush()
-      line = self.process.stdout.readline()
-      reply = json.loads(line)
-      return int(reply["returncode"]), bool(reply["timed_out"])
-    except (OSError, ValueError, KeyError, TypeError) as error:
-      self.process.kill()  # no longer trusted: the pool starts a new one
-      raise ForkServerError(str(error)) from error
-
-  @property
-  def alive(self) -> bool:
-    return self.process.poll() is None
+      self.farm = PostgresFarm(self.sandbox, root)
+    self._numbers = iter(range(1, 1_000_000))
+    self._lock = threading.Lock()
 
   def close(self) -> None:
+    for judge in self._all_judges:
+      judge.stop()
+
+  def grade(self, submission: Submission, private: Optional[Path], problem: Optional[str]
+            ) -> Graded:
+    started = time.monotonic()
+    graded = Graded(submission.student, submission.path, self.exercise.zero_report(""),
+                    isolation_off=not self.isolation.enabled)
+    if private is None:
+      graded.report = self.exercise.zero_report(f"{submission.path.name}: {problem}")
+      return graded
+    with self._lock:
+      number = next(self._numbers)
+    folder = self.root / f"s{number:04d}"
+    workdir = folder / "work"
+    workdir.mkdir(parents=True)
+    folder.chmod(0o755)
+    workdir.chmod(0o755)
+    judge = self.judges.get()
+    server = None
     try:
-      self.process.stdin.close()
-      self.process.wait(timeout=5)
-    except (OSError, subprocess.TimeoutExpired):
-      self.process.kill()
-      self.process.wait()
-
-
-def grade_one(exercise: Exercise, submission: Submission, scratch: Path, *,
-              time_limit: float = 30.0, memory_mb: int = 2048,
-              server: Optional[ForkServer] = None) -> Graded:
-  """Grade one submission in its own subprocess and scratch folder (forked from ``server``
-  when given, else a fresh interpreter)."""
-  started = time.monotonic()
-  extracted = extract(submission.path, exercise.name)
-  graded = Graded(submission.student, submission.path, exercise.zero_report(""),
-                  info=list(extracted.info))
-  if extracted.error or not extracted.found:
-    reason = extracted.error or extracted.notes[-1]
-    graded.report = exercise.zero_report(reason)
-    graded.report.notes = _merge([reason], extracted.notes)
+      graded.report = self._grade(submission, private, folder, workdir, judge, graded)
+    finally:
+      self.judges.put(judge)
+      shutil.rmtree(folder, ignore_errors=True)
     graded.seconds = time.monotonic() - started
     return graded
 
-  folder = Path(tempfile.mkdtemp(prefix=f"{submission.student[:40]}-", dir=scratch))
-  work = folder / "work"
-  for sub in ("home", "tmp", "scratch"):
-    (work / sub).mkdir(parents=True)
-  code, result, output = folder / "submission.py", folder / "result.json", folder / "output.txt"
-  code.write_text(extracted.code, encoding="utf-8")
-  if server is not None:
+  def _grade(self, submission: Submission, private: Path, folder: Path, workdir: Path,
+             judge: Judge, graded: Graded) -> Report:
+    exercise = self.exercise
+    server = None
     try:
-      returncode, timed_out = server.run({
-          "code": str(code), "result": str(result), "output": str(output), "cwd": str(work),
-          "env": _child_environment(work), "time_limit": time_limit, "memory_mb": memory_mb,
-          "grace": KILL_GRACE})
-    except ForkServerError:
-      server = None  # grade this one the slow way; the pool replaces the broken server
-      result.unlink(missing_ok=True)
-  if server is None:
-    returncode, timed_out = _run_spawned(exercise.name, code, result, output, work,
-                                         time_limit, memory_mb)
-  graded.output, graded.output_size = _read_excerpt(output)
-  report = _read_report(result)
-  if report is None:
-    if timed_out:
-      reason = (f"stopped after {time_limit:g} s (the time limit): nothing could be graded; "
-                "look for an endless loop")
-    else:
-      reason = (f"the grading process {_describe_exit(returncode)} before reporting "
-                "(a crash, os._exit, or the memory limit)")
-    report = exercise.zero_report(reason)
-  report.notes = _merge(extracted.notes, report.notes)
-  graded.report = report
-  graded.seconds = time.monotonic() - started
-  shutil.rmtree(folder, ignore_errors=True)
-  return graded
+      if self.farm is not None:
+        try:
+          server = self.farm.start(folder)
+        except Exception as error:  # noqa: BLE001 - the grader's problem, said as such
+          return exercise.zero_report(f"the grader could not start this submission's "
+                                      f"PostgreSQL server ({one_line(error, 200)})")
+      try:
+        setup = judge.call({"op": "prepare", "workdir": str(workdir),
+                            "postgres_url": server.url if server else None})["setup"]
+      except JudgeError as error:
+        return exercise.zero_report(f"the grader could not prepare this submission's data "
+                                    f"({one_line(error, 300)}): grade it again")
+      run, header, files, problem = self._act(private, folder, workdir, setup, server)
+      graded.output = run.output.decode("utf-8", "replace")
+      graded.output_size = run.output_size
+      graded.survivors = run.survivors
+      if run.survivors:
+        graded.info.append(f"{run.survivors} process(es) outlived the sandbox and were killed")
+      if problem is not None:
+        return exercise.zero_report(problem)
+      assert header is not None
+      extracted = header.get("extracted")
+      if not isinstance(extracted, dict) or type(extracted.get("found")) is not bool:
+        return exercise.zero_report("the submission's code could not be read (the sandbox "
+                                    "reported no extraction)")
+      notes = _texts(extracted.get("notes")) or []
+      graded.info += _texts(extracted.get("info")) or []
+      error = _text(extracted.get("error"))
+      if error or not extracted["found"]:
+        reason = error or (notes[-1] if notes else "the exercise's function was not found")
+        report = exercise.zero_report(reason)
+        report.notes = _merge([reason], notes)
+        return report
+      defined = header.get("defined")
+      define_notes = (_texts(defined.get("notes")) or []) if isinstance(defined, dict) else []
+      if not isinstance(defined, dict) or defined.get("ok") is not True:
+        report = exercise.zero_report(define_notes[-1] if define_notes else
+                                      "the submission's definitions did not run")
+        report.notes = _merge(notes, define_notes, report.notes)
+        return report
+      child_notes = _child_notes(header, exercise.name, self.time_limit, self.memory_mb,
+                                 run.memory_exceeded)
+      file_notes = _texts(header.get("file_notes"), 10) or []
+      file_notes += restore_files(workdir, files)
+      try:
+        answer = judge.call({"op": "observe", "workdir": str(workdir), "setup": setup,
+                             "acted": header.get("acted")})
+      except JudgeError as error:
+        report = exercise.zero_report(f"what the submission left could not be judged "
+                                      f"({one_line(error, 300)})")
+        report.notes = _merge(notes, define_notes, child_notes, report.notes)
+        return report
+      report = rebuild_report(exercise, answer.get("report"))
+      report.notes = _merge(notes, define_notes, child_notes, file_notes, report.notes)
+      if run.survivors:
+        report.notes.append(f"{run.survivors} process(es) it started outlived its sandbox "
+                            "and were killed")
+      return report
+    finally:
+      if server is not None:
+        server.stop()
+
+  def _act(self, private: Path, folder: Path, workdir: Path, setup: dict, server: Any):
+    """Run the submission's phase in its sandbox: (run, header, files, reason for a zero)."""
+    enabled = self.isolation.enabled
+    scratch = SCRATCH_MB * 1024 * 1024
+    base = Path("/tmp") if enabled else folder / "private"
+    submission = (f"/grade/submission{kind(private)}" if enabled else str(private))
+    request = {"exercise": self.exercise.name, "submission": submission,
+               "workdir": str(workdir), "input": "/grade/input" if enabled else "",
+               "setup": setup, "time_limit": self.time_limit,
+               "memory_mb": self.memory_mb, "processes": PROCESSES, "file_cap": scratch,
+               "files_cap": scratch, "code_cap": MAX_CODE}
+    request_file = folder / "request.json"
+    request_file.write_text(json.dumps(request), encoding="utf-8")
+    request_file.chmod(0o644)
+    ro_binds = [(str(request_file), "/grade/request.json"), (str(private), submission),
+                (str(workdir), "/grade/input")]
+    if server is not None:
+      ro_binds.append((str(server.socket_dir), str(server.socket_dir)))
+    if not enabled:
+      for sub in ("home", "tmp", "scratch"):
+        (base / sub).mkdir(parents=True, exist_ok=True)
+    run = self.sandbox.run(
+        _boot("adkcourse.grade._act") + ["/grade/request.json" if enabled else
+                                         str(request_file)],
+        deadline=self.time_limit + KILL_GRACE, result_cap=scratch + HEADER_CAP,
+        env=act_environment(base), chdir=str(workdir),
+        tmpfs=[(str(workdir), scratch), ("/tmp", scratch)] if enabled else (),
+        ro_binds=ro_binds if enabled else (),
+        memory_bytes=(self.memory_mb * 1024 * 1024 + 2 * scratch), processes=PROCESSES,
+        cwd_without_sandbox=str(workdir))
+    if run.timed_out:
+      return run, None, [], (f"stopped after {self.time_limit:g} s (the time limit): nothing "
+                             "could be graded; look for an endless loop")
+    try:
+      header, files = parse_result(run.result)
+    except Malformed as error:
+      ended = (f"killed by signal {-run.returncode}" if (run.returncode or 0) < 0
+               else f"exit status {run.returncode}")
+      memory = " after going over the memory limit" if run.memory_exceeded else ""
+      return run, None, [], (f"the sandbox ended ({ended}){memory} without a readable report "
+                             f"({error}): nothing could be graded")
+    return run, header, files, None
 
 
-def _read_report(path: Path) -> Optional[Report]:
-  try:
-    return Report.from_dict(json.loads(path.read_text(encoding="utf-8"))["report"])
-  except (OSError, ValueError, KeyError, TypeError):
-    return None
+def copy_submissions(submissions: list[Submission], folder: Path
+                     ) -> list[tuple[Submission, Optional[Path], Optional[str]]]:
+  """Every submission copied into ``folder`` first, before any of them runs: what a
+  submission could do to the others' files later no longer matters."""
+  folder.mkdir(mode=0o755)
+  copied = []
+  for number, submission in enumerate(submissions, start=1):
+    target = folder / f"{number:04d}{kind(submission.path)}"
+    problem = copy_private(submission.path, target)
+    copied.append((submission, None if problem else target, problem))
+  return copied
 
 
 def grade_all(exercise_name: str, submissions: list[Submission], *, jobs: int = 2,
               time_limit: float = 30.0, memory_mb: int = 2048, progress: bool = True,
-              scratch: Optional[Path] = None, fork: Optional[bool] = None) -> list[Graded]:
+              scratch: Optional[Path] = None, sandbox: str = "bwrap",
+              isolation: Optional[Isolation] = None) -> list[Graded]:
   """Grade every submission, ``jobs`` at a time; results sorted by student.
 
-  ``fork`` (default: where ``os.fork`` exists) grades through fork servers, one per job;
-  ``fork=False`` starts a fresh interpreter per submission (slower, same isolation).
+  ``sandbox="bwrap"`` isolates each submission (``SandboxUnavailable`` where bubblewrap
+  cannot run); ``"none"`` runs them with the grader's rights (every page says so). An
+  ``isolation`` from ``sandbox.detect`` can be passed instead (the caller then closes it).
   """
   from tqdm import tqdm
 
   from adkcourse.scratch import scratch_root
 
   exercise = get_exercise(exercise_name)
-  fork = hasattr(os, "fork") if fork is None else fork
-  root = Path(tempfile.mkdtemp(prefix="grade-", dir=scratch or scratch_root()))
-  servers: queue.Queue = queue.Queue()
-  started: list[ForkServer] = []
-  for _ in range(min(jobs, len(submissions))):
-    server = ForkServer(exercise_name, root) if fork else None
-    if server is not None:
-      started.append(server)
-    servers.put(server)
-
-  def task(submission: Submission) -> Graded:
-    server = servers.get()
-    try:
-      if server is not None and not server.alive:
-        server = ForkServer(exercise_name, root)
-        started.append(server)
-      return grade_one(exercise, submission, root, time_limit=time_limit,
-                       memory_mb=memory_mb, server=server)
-    finally:
-      servers.put(server)
-
+  own_isolation = isolation is None
+  isolation = isolation or detect(sandbox)
+  jobs = max(1, min(jobs, len(submissions)))
+  base = Path(scratch or scratch_root())
+  base.mkdir(parents=True, exist_ok=True)
+  root = Path(tempfile.mkdtemp(prefix="grade-", dir=base))
+  grader = None
   results: list[Graded] = []
   try:
-    with ThreadPoolExecutor(max_workers=max(1, min(jobs, len(submissions)))) as pool, \
+    copied = copy_submissions(submissions, root / "submissions")
+    grader = Grader(exercise, isolation, root, jobs=jobs, time_limit=time_limit,
+                    memory_mb=memory_mb)
+    with ThreadPoolExecutor(max_workers=jobs) as pool, \
         tqdm(total=len(submissions), desc=f"grading {exercise_name}", unit="submission",
              file=sys.stderr, disable=not progress) as bar:
-      futures = {pool.submit(task, s): s for s in submissions}
+      futures = {pool.submit(grader.grade, *item): item[0] for item in copied}
       for future in as_completed(futures):
         submission = futures[future]
         try:
           results.append(future.result())
         except Exception as error:  # noqa: BLE001 - the grader itself must not stop
           results.append(Graded(submission.student, submission.path, exercise.zero_report(
-              f"the grader failed on this submission: {type(error).__name__}: {error}")))
+              f"the grader failed on this submission: {type(error).__name__}: {error}"),
+              isolation_off=not isolation.enabled))
         bar.update(1)
   finally:
-    for server in started:
-      server.close()
+    if grader is not None:
+      grader.close()
     shutil.rmtree(root, ignore_errors=True)
+    if own_isolation:
+      isolation.close()
   return sorted(results, key=lambda g: g.student)

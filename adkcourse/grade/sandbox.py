@@ -22,6 +22,7 @@ afterwards ``survivors()`` checks that no process of that namespace is left.
 
 from __future__ import annotations
 
+import atexit
 import importlib.util
 import itertools
 import json
@@ -33,6 +34,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -72,7 +74,19 @@ class Isolation:
   version: str = ""
   privileged: bool = False  # root: outer bwrap for mounts, setpriv, inner bwrap for the userns
   uid: Optional[int] = None  # the unprivileged uid submissions run as (root only)
+  server_uid: Optional[int] = None  # the uid sandboxed PostgreSQL servers run as (root only)
   cgroup: Optional[cgroups.CgroupTree] = None
+
+  def users(self) -> dict[str, int]:
+    """The accounts a sandbox's /etc/passwd lists (PostgreSQL wants a name for its uid)."""
+    own = os.getuid()
+    return {"student": self.uid if self.uid is not None else own,
+            "postgres": self.server_uid if self.server_uid is not None else own}
+
+  def close(self) -> None:
+    """Remove the run's cgroups (call once, when grading is over)."""
+    if self.cgroup is not None:
+      self.cgroup.remove()
 
   def describe(self) -> str:
     if not self.enabled:
@@ -97,8 +111,9 @@ def _free_uid(start: int) -> int:
 def detect(mode: str = "bwrap") -> Isolation:
   """The isolation this machine allows (``mode="none"``: none at all); raises
   ``SandboxUnavailable``, with instructions, when bubblewrap cannot run."""
-  if mode == "none":
-    return Isolation(enabled=False)
+  if mode == "none":  # as root, PostgreSQL servers still need a uid of their own
+    return Isolation(enabled=False, server_uid=_free_uid(SANDBOX_UID + 1)
+                     if os.geteuid() == 0 else None)
   if mode != "bwrap":
     raise ValueError(f"unknown sandbox mode {mode!r}: use bwrap or none")
   if not sys.platform.startswith("linux"):
@@ -111,8 +126,9 @@ def detect(mode: str = "bwrap") -> Isolation:
   privileged = os.geteuid() == 0
   if privileged and shutil.which("setpriv") is None:
     raise SandboxUnavailable(INSTRUCTIONS.format(reason="`setpriv` (util-linux) is missing"))
+  uid = _free_uid(SANDBOX_UID) if privileged else None
   isolation = Isolation(enabled=True, bwrap=bwrap, version=version[0], privileged=privileged,
-                        uid=_free_uid(SANDBOX_UID) if privileged else None,
+                        uid=uid, server_uid=_free_uid(uid + 1) if uid is not None else None,
                         cgroup=cgroups.find())
   problem = _probe(isolation)
   if problem:
@@ -124,8 +140,7 @@ def detect(mode: str = "bwrap") -> Isolation:
 
 def _probe(isolation: Isolation) -> str:
   """Run Python in a sandbox once; the reason it failed, or ""."""
-  view = View.current()
-  sandbox = Sandbox(isolation, view)
+  sandbox = Sandbox(isolation)
   try:
     run = sandbox.run([sys.executable, "-I", "-S", "-c", "print('sandbox-ok')"],
                       deadline=20.0, env={"PATH": "/usr/bin:/bin"}, private_uid=True)
@@ -145,16 +160,17 @@ class View:
   masks: list[str] = field(default_factory=list)  # directories hidden behind an empty tmpfs
   package_parent: str = ""  # the folder holding ``adkcourse`` (only that package is visible)
 
-  _current: ClassVar[Optional["View"]] = None
+  _built: ClassVar[dict[tuple, "View"]] = {}
 
   @classmethod
-  def current(cls) -> "View":
-    if cls._current is None:
-      cls._current = cls.build()
-    return cls._current
+  def current(cls, users: dict[str, int]) -> "View":
+    key = tuple(sorted(users.items()))
+    if key not in cls._built:
+      cls._built[key] = cls.build(users)
+    return cls._built[key]
 
   @classmethod
-  def build(cls) -> "View":
+  def build(cls, users: dict[str, int]) -> "View":
     view = cls()
     bound: list[str] = []
 
@@ -175,6 +191,8 @@ class View:
         bind(path)
     for path in ETC_FILES:
       bind(path)
+    for name, text in _etc_files(users).items():
+      bind(text, f"/etc/{name}")
     for prefix in dict.fromkeys([sys.prefix, sys.exec_prefix, sys.base_prefix,
                                  sys.base_exec_prefix]):
       real = os.path.realpath(prefix)
@@ -197,25 +215,54 @@ class View:
             view.masks.append(candidate)
     return view
 
-  def args(self) -> list[str]:
-    out: list[str] = []
-    made: set[str] = set()
-    for host, inside in self.binds:
-      parts = Path(inside).parent.parts
-      for i in range(2, len(parts) + 1):  # parents with 0755, not bwrap's 0700
-        parent = str(Path(*parts[:i]))
-        if parent not in made:
-          out += ["--perms", "0755", "--dir", parent]
-          made.add(parent)
-      out += ["--ro-bind", host, inside]
-    for target, inside in self.symlinks:
-      out += ["--symlink", target, inside]
+  def mounts(self) -> list[tuple[str, list[str]]]:
+    """(sandbox path, bwrap arguments) of every mount of the view."""
+    out = [(inside, ["--ro-bind", host, inside]) for host, inside in self.binds]
+    out += [(inside, ["--symlink", target, inside]) for target, inside in self.symlinks]
     for path in self.masks:
-      if os.path.isdir(path):
-        out += ["--tmpfs", path, "--remount-ro", path]
-      else:
-        out += ["--ro-bind", "/dev/null", path]
+      out.append((path, ["--tmpfs", path, "--remount-ro", path] if os.path.isdir(path)
+                  else ["--ro-bind", "/dev/null", path]))
     return out
+
+
+def _mount_args(mounts: list[tuple[str, list[str]]]) -> list[str]:
+  """The mounts in an order that works (a folder before what is mounted inside it), each
+  missing parent folder made first with mode 0755 (bwrap would make it 0700, which the
+  sandbox's unprivileged uid could not cross); never a folder inside a bind mount (that
+  would be made on the host)."""
+  out: list[str] = []
+  made: set[str] = {"/"}
+  mounted: set[str] = set()
+  binds = {inside for inside, args in mounts if "--tmpfs" not in args and "--dir" not in args}
+  for inside, args in sorted(mounts, key=lambda m: len(Path(m[0]).parts)):
+    parts = Path(inside).parent.parts
+    for i in range(2, len(parts) + 1):
+      parent = str(Path(*parts[:i]))
+      inside_a_mount = any(parent.startswith(m.rstrip("/") + "/") for m in binds)
+      if parent not in made and parent not in mounted and not inside_a_mount:
+        out += ["--perms", "0755", "--dir", parent]
+        made.add(parent)
+    out += args
+    mounted.add(inside)
+  return out
+
+
+def _etc_files(users: dict[str, int]) -> dict[str, str]:
+  """A /etc/passwd, /etc/group and /etc/hosts of the sandbox's own (not the machine's),
+  written once to a private folder removed at exit; name -> path."""
+  folder = Path(tempfile.mkdtemp(prefix="adkcourse-sandbox-etc-"))
+  atexit.register(shutil.rmtree, folder, True)
+  entries = {"root": 0, **users, "nobody": 65534}
+  passwd = "".join(f"{name}:x:{uid}:{uid}:{name}:/tmp/home:/usr/sbin/nologin\n"
+                   for name, uid in entries.items())
+  group = "".join(f"{name}:x:{uid}:\n" for name, uid in entries.items())
+  files = {"passwd": passwd, "group": group,
+           "hosts": "127.0.0.1 localhost\n::1 localhost\n"}
+  for name, text in files.items():
+    (folder / name).write_text(text)
+    (folder / name).chmod(0o644)
+  folder.chmod(0o755)
+  return {name: str(folder / name) for name in files}
 
 
 @dataclass
@@ -239,7 +286,7 @@ class Sandbox:
 
   def __init__(self, isolation: Isolation, view: Optional[View] = None):
     self.isolation = isolation
-    self.view = view or (View.current() if isolation.enabled else View())
+    self.view = view or (View.current(isolation.users()) if isolation.enabled else View())
     self._counter = itertools.count(1)
 
   # -- the command line ---------------------------------------------------------------------
@@ -254,15 +301,14 @@ class Sandbox:
     namespaces = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
                   "--unshare-cgroup-try", "--hostname", "sandbox", "--die-with-parent",
                   "--new-session"] + (["--info-fd", str(info_fd)] if info_fd is not None else [])
-    mounts = self.view.args()
-    for host, inside in ro_binds:
-      mounts += ["--ro-bind", host, inside]
-    for host, inside in rw_binds:
-      mounts += ["--bind", host, inside]
-    for path, size in tmpfs:
-      mounts += ["--size", str(size), "--tmpfs", path, "--chmod", "1777", path]
+    plan = self.view.mounts()
+    plan += [(inside, ["--ro-bind", host, inside]) for host, inside in ro_binds]
+    plan += [(inside, ["--bind", host, inside]) for host, inside in rw_binds]
+    plan += [(path, ["--size", str(size), "--tmpfs", path, "--chmod", "1777", path])
+             for path, size in tmpfs]
     if "/tmp" not in {path for path, _ in tmpfs}:  # the inner bwrap mounts its own root there
-      mounts += ["--perms", "0755", "--dir", "/tmp"]
+      plan.append(("/tmp", ["--perms", "0755", "--dir", "/tmp"]))
+    mounts = _mount_args(plan)
     mounts += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev",
                "--remount-ro", "/", "--chdir", chdir]
     if not iso.privileged:
@@ -283,8 +329,8 @@ class Sandbox:
             rw_binds: Sequence[tuple[str, str]] = (), memory_bytes: Optional[int] = None,
             processes: int = 256, result_pipe: bool = False, private_uid: bool = True,
             uid: Optional[int] = None, stdin: Any = subprocess.DEVNULL,
-            stdout: Any = subprocess.PIPE, cwd_without_sandbox: Optional[str] = None
-            ) -> "Running":
+            stdout: Any = subprocess.PIPE, stderr: Any = None,
+            cwd_without_sandbox: Optional[str] = None) -> "Running":
     """Start ``command`` (see ``command()`` for the arguments); ``Running.stop()`` ends it and
     everything it started. With ``result_pipe``, the command gets a second output pipe whose
     write end's number is in ``$GRADE_RESULT_FD``."""
@@ -304,6 +350,8 @@ class Sandbox:
       cwd = "/"
     else:
       argv = list(command)
+      if private_uid and uid is not None and os.geteuid() == 0:  # e.g. PostgreSQL: not root
+        argv = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--", *argv]
       cwd = cwd_without_sandbox or chdir
     try:
       if self.isolation.enabled and self.isolation.cgroup is not None and memory_bytes:
@@ -313,9 +361,10 @@ class Sandbox:
         join = ('for f; do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; shift; done; '
                 'shift; exec "$@"')
         argv = ["/bin/sh", "-c", join, "sh", *group.procs_files, "--", *argv]
-      process = subprocess.Popen(argv, stdin=stdin, stdout=stdout,
-                                 stderr=subprocess.STDOUT if stdout is subprocess.PIPE
-                                 else stdout, env=env, cwd=cwd, pass_fds=pass_fds,
+      if stderr is None:
+        stderr = subprocess.STDOUT if stdout is subprocess.PIPE else stdout
+      process = subprocess.Popen(argv, stdin=stdin, stdout=stdout, stderr=stderr,
+                                 env=env, cwd=cwd, pass_fds=pass_fds,
                                  start_new_session=True, close_fds=True)
     except BaseException:
       for fd in (info_r, info_w, result_r, result_w):

@@ -1,0 +1,99 @@
+"""Making text that came from a submission safe to show: terminal, CSV, Markdown, file names.
+
+Whatever a submission can influence (its file name, what it raised, what it printed, values it
+wrote into a database that feedback quotes) reaches the instructor's terminal, a spreadsheet
+and a Markdown page. Each has its own injection: ANSI escapes and control characters redraw a
+terminal; a cell starting with ``=`` is a formula; a newline forges a CSV row for line-based
+readers; Markdown and HTML can add a heading or a fake score table; ``../`` or a reserved name
+picks where a page is written. The helpers here are the only way such text goes out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+
+_ANSI = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|[@-Z\\-_])")
+_KEEP_FORMAT = {"\u200d"}  # zero-width joiner: part of emoji, harmless
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>&])")
+_FILE_SAFE = re.compile(r"[^A-Za-z0-9._-]")
+
+
+def _is_control(char: str) -> bool:
+  category = unicodedata.category(char)
+  if category == "Cf":
+    return char not in _KEEP_FORMAT
+  return category in ("Cc", "Cs", "Co", "Cn", "Zl", "Zp")
+
+
+def clean(text: object, *, keep_newlines: bool = False) -> str:
+  """``text`` without ANSI escapes and control or bidi-override characters (each shown as
+  ``?``); tabs become spaces; newlines are kept only with ``keep_newlines``."""
+  value = _ANSI.sub("", str.__str__(text) if isinstance(text, str) else str(text))
+  out = []
+  for char in value:
+    if char == "\n" and keep_newlines:
+      out.append(char)
+    elif char in "\t\n\r":
+      out.append(" ")
+    elif _is_control(char):
+      out.append("?")
+    else:
+      out.append(char)
+  return "".join(out)
+
+
+def one_line(text: object, limit: int = 300) -> str:
+  """Clean, on one line, at most ``limit`` characters."""
+  flat = " ".join(clean(text).split())
+  return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def escape_id(stem: str) -> str:
+  """A student id safe everywhere: control characters written as ``\\xNN``/``\\uNNNN``."""
+  out = []
+  for char in stem:
+    if char == "\\" or _is_control(char) or char in "\t\n\r":
+      code = ord(char)
+      out.append(f"\\x{code:02x}" if code < 0x100 else
+                 f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+    else:
+      out.append(char)
+  return "".join(out)
+
+
+def csv_cell(value: object) -> str:
+  """A CSV cell a spreadsheet shows as text: one line, and a leading ``'`` where it would
+  otherwise start a formula (``= + - @``, tab, carriage return)."""
+  text = value if isinstance(value, str) else str(value)
+  text = clean(text)
+  return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def md(text: object) -> str:
+  """Text for one line of Markdown: clean, with every character Markdown or HTML could read
+  as markup backslash-escaped (no heading, emphasis, link, table, HTML or code span can come
+  out of it, and it cannot end the block it is in)."""
+  return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(clean(text).split()))
+
+
+def fence_for(text: str) -> str:
+  """A code fence longer than any run of backticks or tildes in ``text``."""
+  longest = max([len(m.group(0)) for m in re.finditer(r"`+|~+", text)] + [2])
+  return "~" * (longest + 1)
+
+
+def safe_filename(student: str, taken: set[str]) -> str:
+  """A file name (without extension) for a student's page: letters, digits, ``. _ -`` only,
+  not hidden, not too long, and unique without regard to case (``taken`` holds the lowercase
+  names given so far). A name that had to change gets a short hash of the id."""
+  base = _FILE_SAFE.sub("_", student)[:80].lstrip(".") or "student"
+  if base != student or base.lower() in taken or base.upper() in ("CON", "PRN", "AUX", "NUL"):
+    digest = hashlib.sha256(student.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    base = f"{base}-{digest}"
+  while base.lower() in taken:
+    base += "_"
+  taken.add(base.lower())
+  return base
