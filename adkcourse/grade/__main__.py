@@ -3,9 +3,12 @@
     python -m adkcourse.grade EXERCISE SUBMISSIONS_DIR --out gradebook.csv
 
 SUBMISSIONS_DIR holds one ``.ipynb`` or ``.py`` file per student (student id = file name
-without extension). Writes the gradebook CSV (student, exercise, score, max_score, feedback),
-prints the same table, and writes one Markdown feedback page per student. Exit status 0 when
-grading ran (whatever the scores), 2 for a usage error.
+without extension). Each submission runs in its own bubblewrap sandbox (see
+docs/instructors.md, "Threat model"); the grader refuses to start where bubblewrap cannot run
+unless given ``--sandbox none``. Writes the gradebook CSV (student, exercise, score, max_score,
+feedback), prints the same table, and writes one Markdown feedback page per student. Exit
+status 0 when grading ran (whatever the scores), 1 when some output could not be written, 2
+for a usage error (or no sandbox).
 """
 
 from __future__ import annotations
@@ -16,7 +19,9 @@ import time
 from pathlib import Path
 
 from .checks import EXERCISES, UnknownExercise, get_exercise
+from .hygiene import one_line
 from .runner import UsageError, find_submissions, grade_all
+from .sandbox import SandboxUnavailable, detect
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -31,19 +36,36 @@ def build_parser() -> argparse.ArgumentParser:
                            "in <out name>-feedback/)")
   parser.add_argument("--jobs", type=int, default=2, help="submissions graded at a time (2)")
   parser.add_argument("--timeout", type=float, default=30.0,
-                      help="seconds allowed per submission (30)")
+                      help="seconds allowed per submission, everything included (30)")
   parser.add_argument("--memory-mb", type=int, default=2048,
-                      help="memory limit per submission, in MiB (2048)")
+                      help="memory limit per submission, all its processes together (2048)")
+  parser.add_argument("--sandbox", choices=("bwrap", "none"), default="bwrap",
+                      help="bwrap (default): each submission in its own bubblewrap sandbox; "
+                           "none: no isolation, only for code you trust (every page says so)")
   parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-  parser.add_argument("--no-fork", action="store_true",
-                      help="start a fresh interpreter per submission instead of forking a "
-                           "preloaded one (slower; the default where fork exists)")
   return parser
+
+
+def _check_paths(args: argparse.Namespace, feedback_dir: Path) -> None:
+  from .gradebook import OutputError, check_output_file, check_output_folder
+
+  try:
+    check_output_file(args.out)
+    check_output_folder(feedback_dir)
+  except OutputError as error:
+    raise UsageError(str(error)) from None
+  submissions = args.submissions.resolve()
+  for path, what in ((args.out, "--out"), (feedback_dir, "the feedback folder")):
+    resolved = path.resolve()
+    if resolved == submissions or submissions in resolved.parents:
+      raise UsageError(f"{what} ({path}) is inside the submissions folder: write it elsewhere")
 
 
 def main(argv: list[str] | None = None) -> int:
   parser = build_parser()
   args = parser.parse_args(argv)
+  feedback_dir = args.feedback_dir or args.out.parent / f"{args.out.stem}-feedback"
+  skipped: list[str] = []
   try:
     if args.jobs < 1:
       raise UsageError("--jobs must be at least 1")
@@ -52,27 +74,50 @@ def main(argv: list[str] | None = None) -> int:
     if args.memory_mb < 256:
       raise UsageError("--memory-mb must be at least 256")
     get_exercise(args.exercise)
-    submissions = find_submissions(args.submissions)
+    submissions = find_submissions(args.submissions, skipped)
+    _check_paths(args, feedback_dir)
   except (UsageError, UnknownExercise) as error:
     parser.error(str(error))  # prints usage and the message, exits with status 2
+  try:
+    isolation = detect(args.sandbox)
+  except SandboxUnavailable as error:
+    print(f"python -m adkcourse.grade: {error}", file=sys.stderr)
+    return 2
+  for line in skipped:
+    print(f"skipped {line}", file=sys.stderr)
   started = time.monotonic()
-  graded = grade_all(args.exercise, submissions, jobs=args.jobs, time_limit=args.timeout,
-                     memory_mb=args.memory_mb, progress=not args.no_progress,
-                     fork=False if args.no_fork else None)
+  try:
+    graded = grade_all(args.exercise, submissions, jobs=args.jobs, time_limit=args.timeout,
+                       memory_mb=args.memory_mb, progress=not args.no_progress,
+                       isolation=isolation)
+  finally:
+    isolation.close()
   elapsed = time.monotonic() - started
 
   from .gradebook import format_table, write_csv, write_feedback
 
-  feedback_dir = args.feedback_dir or args.out.parent / f"{args.out.stem}-feedback"
+  status = 0
   write_csv(graded, args.out)
-  write_feedback(graded, feedback_dir)
+  pages, failed = write_feedback(graded, feedback_dir)
   print(format_table(graded))
   scores = [g.report.score for g in graded]
   print(f"\n{len(graded)} submissions graded in {elapsed:.1f} s "
         f"({len(graded) / elapsed:.1f}/s, {args.jobs} at a time); "
         f"mean {sum(scores) / len(scores):.2f} / {graded[0].report.max_score:g}")
-  print(f"gradebook: {args.out}\nfeedback:  {feedback_dir}/")
-  return 0
+  print(f"isolation: {isolation.describe()}")
+  if not isolation.enabled:
+    print("WARNING: isolation was OFF (--sandbox none): submissions ran with your rights; "
+          "every feedback page says so.")
+  if skipped:
+    print(f"{len(skipped)} file(s) in the submissions folder were not graded (listed above)")
+  survivors = sum(g.survivors for g in graded)
+  if survivors:
+    print(f"WARNING: {survivors} process(es) outlived their sandbox and were killed")
+  print(f"gradebook: {args.out}\nfeedback:  {feedback_dir}/ ({len(pages)} pages)")
+  for line in failed:
+    print(f"ERROR: feedback page of {one_line(line, 200)}", file=sys.stderr)
+    status = 1
+  return status
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 REFERENCE = '''
 import sqlite3
@@ -25,6 +26,7 @@ async def forget_user(service, db_path, app_name, user_id):
     connection.execute("DELETE FROM user_states WHERE app_name = ? AND user_id = ?",
                        (app_name, user_id))
     connection.commit()
+    connection.execute("VACUUM")
     connection.close()
 '''
 
@@ -61,48 +63,70 @@ def forget_user(service, db_path, app_name, user_id):
     service.list_sessions(app_name=app_name, user_id=user_id)
 '''
 
-# kind -> (file suffix, cells, expected score out of 13)
-KINDS: dict[str, tuple[str, list[str], float]] = {
+ALL = "all"  # every check lost
+API_ONLY_LOSES = ("user_state_removed", "no_trace_left")
+
+# kind -> (file suffix, cells, checks it loses: () for full marks, ALL for 0)
+KINDS: dict[str, tuple[str, list[str], Any]] = {
     "correct_notebook": (".ipynb", [
         "%pip install google-adk\n!ls -la",
         "# my experiments, never run by the grader\nimport asyncio\n"
         "asyncio.run(forget_user(None, 'x.db', 'tutor', 'me'))",
         REFERENCE,
         "await forget_user(service, 'tutor.db', 'tutor', 'ada')\nprint('done')",
-    ], 13),
+    ], ()),
     "correct_script": (".py", [REFERENCE + "\n\nif __name__ == '__main__':\n"
                                            "    raise SystemExit('scratch code: never run')\n"],
-                       13),
+                       ()),
     "moved_cells": (".ipynb", ["await forget_user(service, DB, APP, 'ada')", "DB = 'tutor.db'",
-                               REFERENCE, "APP = 'tutor'"], 13),
-    "api_only": (".ipynb", [API_ONLY], 10),
-    "sql_without_app_filter": (".py", [SQL_WITHOUT_APP_FILTER], 9),
-    "hostile_wipes_everyone": (".py", [HOSTILE], 8),
-    "sync_def": (".py", [SYNC_DEF], 0),
+                               REFERENCE, "APP = 'tutor'"], ()),
+    "api_only": (".ipynb", [API_ONLY], API_ONLY_LOSES),
+    "sql_without_app_filter": (".py", [SQL_WITHOUT_APP_FILTER],
+                               ("events_removed", "no_trace_left", "other_apps_untouched")),
+    "hostile_wipes_everyone": (".py", [HOSTILE], ("no_trace_left", "other_users_untouched",
+                                                  "other_apps_untouched",
+                                                  "app_state_untouched")),
+    "sync_def": (".py", [SYNC_DEF], ALL),
     "does_not_parse": (".py", ["async def forget_user(service, db_path, app_name, user_id)\n"
-                               "    pass\n"], 0),
-    "broken_cell_elsewhere": (".ipynb", ["def helper(:\n  pass", REFERENCE], 13),
+                               "    pass\n"], ALL),
+    "broken_cell_elsewhere": (".ipynb", ["def helper(:\n  pass", REFERENCE], ()),
     "no_function": (".ipynb", ["async def erase(service, db_path, app_name, user_id):\n"
-                               "    pass\n"], 0),
+                               "    pass\n"], ALL),
     "raises": (".py", ["async def forget_user(service, db_path, app_name, user_id):\n"
-                       "    raise RuntimeError('not finished')\n"], 0),
+                       "    raise RuntimeError('not finished')\n"], ALL),
     "api_then_raises": (".py", [API_ONLY.replace(
-        "session_id=session.id)", "session_id=session.id)\n    raise KeyError('oops')")], 10),
+        "session_id=session.id)", "session_id=session.id)\n    raise KeyError('oops')")],
+        API_ONLY_LOSES),
     "loops_forever": (".py", ["async def forget_user(service, db_path, app_name, user_id):\n"
-                              "    while True:\n        pass\n"], 0),
-    "calls_sys_exit": (".py", [API_ONLY + "\n    import sys\n    sys.exit(1)\n"], 10),
+                              "    while True:\n        pass\n"], ALL),
+    "calls_sys_exit": (".py", [API_ONLY + "\n    import sys\n    sys.exit(1)\n"],
+                       API_ONLY_LOSES),
     "prints_megabytes": (".py", [API_ONLY + "\n    for _ in range(50_000):\n"
-                                            "        print('x' * 200)\n"], 10),
+                                            "        print('x' * 200)\n"], API_ONLY_LOSES),
     "ignores_the_alarm": (".py", ["import signal\n\nasync def forget_user(service, db_path, "
                                   "app_name, user_id):\n"
                                   "    signal.signal(signal.SIGALRM, signal.SIG_IGN)\n"
-                                  "    while True:\n        pass\n"], 0),
+                                  "    while True:\n        pass\n"], ALL),
     "kills_its_process": (".py", ["import os\n\nasync def forget_user(service, db_path, "
-                                  "app_name, user_id):\n    os._exit(3)\n"], 0),
+                                  "app_name, user_id):\n    os._exit(3)\n"], ALL),
     "eats_memory": (".py", ["async def forget_user(service, db_path, app_name, user_id):\n"
-                            "    hog = bytearray(8 * 1024 ** 3)\n"], 0),
-    "imports_the_solution": (".py", ["from solutions.forget_user import forget_user\n"], 0),
+                            "    hog = bytearray(8 * 1024 ** 3)\n"], ALL),
+    "imports_the_solution": (".py", ["from solutions.forget_user import forget_user\n"], ALL),
 }
+
+
+def expected_score(lost: Any, exercise: str = "forget_user") -> float:
+  """The score of a submission that loses the checks ``lost`` (``ALL``: every one)."""
+  from .checks import get_exercise
+
+  checks = get_exercise(exercise).checks
+  if lost == ALL:
+    return 0.0
+  unknown = set(lost) - {c.name for c in checks}
+  if unknown:
+    raise KeyError(f"no such check in {exercise}: {sorted(unknown)}")
+  return round(sum(c.points for c in checks if c.name not in lost), 2)
+
 
 FAST_KINDS = ("correct_notebook", "api_only", "sql_without_app_filter", "hostile_wipes_everyone",
               "correct_script")
@@ -141,5 +165,5 @@ def write_class(folder: Path, kinds: tuple[str, ...] | None = None, copies: int 
     for kind in kinds or tuple(KINDS):
       student = kind if copies == 1 else f"{kind}_{copy:03d}"
       write_submission(folder, student, kind)
-      expected[student] = KINDS[kind][2]
+      expected[student] = expected_score(KINDS[kind][2])
   return expected

@@ -176,9 +176,8 @@ def _boot(module: str) -> list[str]:
 
 
 def _package_parent() -> str:
-  import adkcourse
-
-  return os.path.dirname(os.path.dirname(os.path.realpath(adkcourse.__file__)))
+  # the package's folder from this module's own path (``adkcourse`` has no ``__init__``)
+  return os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
 
 
 class JudgeError(RuntimeError):

@@ -23,7 +23,6 @@ afterwards ``survivors()`` checks that no process of that namespace is left.
 from __future__ import annotations
 
 import atexit
-import importlib.util
 import itertools
 import json
 import os
@@ -202,8 +201,9 @@ class View:
     executable = os.path.realpath(sys.executable)
     if not covered(executable):
       bind(os.path.dirname(executable))
-    spec = importlib.util.find_spec("adkcourse")
-    package = os.path.realpath(list(spec.submodule_search_locations)[0])  # type: ignore[union-attr]
+    # The package from this file's own location: ``find_spec`` could answer with a namespace
+    # package made of any folder called adkcourse on sys.path (the scratch root is one).
+    package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
     bind(package)
     view.package_parent = os.path.dirname(package)
     for entry in sys.path:
