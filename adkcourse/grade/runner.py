@@ -162,7 +162,8 @@ def act_environment(base: Path) -> dict[str, str]:
   env.update(HOME=str(base / "home"), TMPDIR=str(base / "tmp"),
              PATH=f"{Path(sys.prefix) / 'bin'}:/usr/local/bin:/usr/bin:/bin",
              PYTHONDONTWRITEBYTECODE="1", PYTHONIOENCODING="utf-8", PYTHONUNBUFFERED="1",
-             MPLBACKEND="Agg", USER="student", LOGNAME="student")
+             MPLBACKEND="Agg", USER="student", LOGNAME="student",
+             XDG_RUNTIME_DIR=str(base / "runtime"))
   return env
 
 
@@ -581,7 +582,9 @@ def grade_all(exercise_name: str, submissions: list[Submission], *, jobs: int = 
   jobs = max(1, min(jobs, len(submissions)))
   base = Path(scratch or scratch_root())
   base.mkdir(parents=True, exist_ok=True)
-  root = Path(tempfile.mkdtemp(prefix="grade-", dir=base))
+  root = Path(tempfile.mkdtemp(prefix="grade-", dir=base))  # 0700: no other user looks in
+  if not isolation.enabled and isolation.server_uid is not None:
+    root.chmod(0o711)  # without bwrap's binds, PostgreSQL's own user must cross it
   grader = None
   results: list[Graded] = []
   try:

@@ -107,12 +107,21 @@ def _free_uid(start: int) -> int:
     uid += 1
 
 
+def _system_user() -> int:
+  """Without a sandbox there is no /etc/passwd of our own: an existing unprivileged user."""
+  for name in ("postgres", "nobody"):
+    try:
+      return pwd.getpwnam(name).pw_uid
+    except KeyError:
+      continue
+  return 65534
+
+
 def detect(mode: str = "bwrap") -> Isolation:
   """The isolation this machine allows (``mode="none"``: none at all); raises
   ``SandboxUnavailable``, with instructions, when bubblewrap cannot run."""
-  if mode == "none":  # as root, PostgreSQL servers still need a uid of their own
-    return Isolation(enabled=False, server_uid=_free_uid(SANDBOX_UID + 1)
-                     if os.geteuid() == 0 else None)
+  if mode == "none":  # as root, PostgreSQL servers still need a (real) user of their own
+    return Isolation(enabled=False, server_uid=_system_user() if os.geteuid() == 0 else None)
   if mode != "bwrap":
     raise ValueError(f"unknown sandbox mode {mode!r}: use bwrap or none")
   if not sys.platform.startswith("linux"):
@@ -407,6 +416,7 @@ class Running:
     self.init_fd: Optional[int] = None
     self._info = b""
     self._stopped = False
+    self._group_killed = False
     if info_fd >= 0:  # bwrap writes it as soon as the namespaces exist
       self._read_info(deadline=10.0)
 
@@ -485,8 +495,9 @@ class Running:
           if namespace_memory(self.pidns) > self.memory_bytes:  # type: ignore[arg-type]
             run.memory_exceeded = True
             break
-        if process.poll() is not None and not self.sandbox.isolation.enabled:
-          _kill_group(process.pid)  # what it left running holds the pipes open
+        if not self.sandbox.isolation.enabled and not self._group_killed and _exited(
+            process.pid):
+          self._kill_group()  # what it left running holds the pipes open
     finally:
       selector.close()
     run.output = b"".join(chunks)[:OUTPUT_EXCERPT]
@@ -494,7 +505,14 @@ class Running:
     return run
 
   def alive(self) -> bool:
-    return self.process.poll() is None
+    return not _exited(self.process.pid) if self.process.returncode is None else False
+
+  def _kill_group(self) -> None:
+    """SIGKILL the command's process group (isolation off). Only while its leader is not
+    reaped: a reaped pid, and so the group's id, may already belong to someone else."""
+    if self.process.returncode is None and not self._group_killed:
+      _kill_group(self.process.pid)
+      self._group_killed = True
 
   def stop(self) -> SandboxRun:
     """Kill the sandbox (its first process: the PID namespace dies with it) and check that
@@ -508,11 +526,11 @@ class Running:
         signal.pidfd_send_signal(self.init_fd, signal.SIGKILL)
       except OSError:
         pass
-    if self.process.poll() is None:
+    if not self.sandbox.isolation.enabled:
+      self._kill_group()
+    if self.process.returncode is None and not _exited(self.process.pid):
       self.process.kill()
     self.process.wait()
-    if not self.sandbox.isolation.enabled:
-      _kill_group(self.process.pid)
     # What is still there once the kernel has had a moment to finish the kills survived.
     if self.group is not None:
       if _settle(self.group.pids):
@@ -545,6 +563,8 @@ def _parse_info(info: bytes) -> tuple[Optional[int], Optional[int]]:
     pidns, child = int(data["pid-namespace"]), int(data["child-pid"])
   except (ValueError, KeyError, TypeError):
     return None, None
+  if pidns == _pid_namespace(os.getpid()):  # not a namespace of its own: nothing to track
+    return None, None
   try:
     fd = os.pidfd_open(child)
   except (OSError, AttributeError):
@@ -563,6 +583,14 @@ def _settle(alive, seconds: float = 0.5) -> bool:
       return True
     time.sleep(0.01)
   return False
+
+
+def _exited(pid: int) -> bool:
+  """Has child ``pid`` ended? (without reaping it, so that its pid stays its own)"""
+  try:
+    return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+  except ChildProcessError:
+    return True
 
 
 def _kill_group(pid: int) -> None:
@@ -617,6 +645,8 @@ def namespace_memory(pidns: int) -> int:
 
 def kill_namespace(pidns: int, rounds: int = 50) -> list[int]:
   """SIGKILL every process left in PID namespace ``pidns``; the pids that were alive."""
+  if pidns == _pid_namespace(os.getpid()):  # never the grader's own namespace
+    return []
   seen: list[int] = []
   for _ in range(rounds):
     pids = namespace_pids(pidns)
