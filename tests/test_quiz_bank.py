@@ -80,7 +80,7 @@ EXPECTED = {
         "whole number counting from 0 (for a number or a text to type, add type: numeric or "
         "type: text) (line 7)",
         ":typo: unknown field 'anwser': did you mean 'answer'? a single question has the fields "
-        "id, type, question, options, answer, explanation, feedback (line 10)"],
+        "id, type, question, options, answer, explanation, feedback, shuffle (line 10)"],
     "numeric_text.yaml": [
         ':numeric-bad: answer must be the right number, like 42 or 3.5, not the text "four" '
         "(line 4)",
@@ -228,3 +228,16 @@ def test_examples_in_the_authoring_guide_are_valid():
   for block in blocks:
     questions, problems = check_text(block, "docs/quizzes.md")
     assert problems == [] and questions
+
+
+def test_shuffle_is_an_optional_yes_or_no(tmp_path):
+  base = ("- id: q\n  question: Which?\n  options: [a, b]\n  answer: 0\n  explanation: E\n")
+  path = tmp_path / "b.yaml"
+  path.write_text(base + "  shuffle: false\n", encoding="utf-8")
+  bank, problems = check_file(path)
+  assert not problems and bank is not None and bank.questions[0].shuffle is False
+  path.write_text(base + "  shuffle: 'no'\n", encoding="utf-8")
+  _, problems = check_file(path)
+  assert [p.message for p in problems] == [
+      'shuffle must be true or false (no quotes): false keeps the options in the written order, '
+      'not the text "no"']

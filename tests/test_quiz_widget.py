@@ -12,7 +12,7 @@ import pytest
 from ipywidgets.widgets.widget import _instances as WIDGETS
 
 from adkcourse.quiz import BankError, progress_frame, show_question, show_quiz
-from adkcourse.quiz.widget import QuestionView
+from adkcourse.quiz.widget import QuestionView, plain
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "quiz"
@@ -73,7 +73,8 @@ def test_wrong_then_right_answer_with_feedback_and_stored_attempts():
   assert view.correct is True and view.attempts == 2
   assert view.feedback_text.splitlines() == ["✔ Right!", EXPLANATION]
   assert "2 attempts" in view.attempts_label.value and "saved" in view.attempts_label.value
-  assert quiz.score_text == "Score: 1 of 2 right · 1 answered · 0 right at the first attempt"
+  assert quiz.score_text == "Score: 1 of 2 right (0 at the first attempt) · 1 of 2 answered"
+  assert plain(view.score_note.value) == quiz.score_text  # under the card just graded
 
   frame = progress_frame("ann")
   assert frame[["question", "attempt", "response", "correct"]].values.tolist() == [
@@ -128,7 +129,7 @@ def test_every_question_type_is_graded():
   text = quiz["sentinel-text"]
   text.select("  hidden-answer-alt. ").check()
   assert text.correct is True
-  assert quiz.score_text == "Score: 3 of 4 right · 3 answered · 2 right at the first attempt"
+  assert quiz.score_text == "Score: 3 of 4 right (2 at the first attempt) · 3 of 4 answered"
   frame = progress_frame("ann", bank="sentinels")
   assert frame["question"].tolist() == ["sentinel-multiple", "sentinel-multiple",
                                         "sentinel-numeric", "sentinel-text"]
@@ -211,3 +212,109 @@ def test_translations_pick_the_language(tmp_path):
   assert view.text_fallback().splitlines()[:2] == ["Laquelle ? (choose one)", "( ) premier"]
   view.select(0).check()
   assert view.feedback_text.splitlines()[-1] == "Parce que."
+
+
+# -- issue 14: progress that comes back, honest scoring, keyboard hooks, shuffling -------------
+
+def test_a_new_kernel_shows_the_earlier_progress():
+  """A kernel restart re-runs the quiz cell: the cards come back as they were left, and the
+  next attempt is numbered after the stored ones (not "right at the first attempt")."""
+  quiz = show_quiz(SENTINELS, user_id="ann")
+  single = quiz["sentinel-single"]
+  for wrong in (0, 1, 0):
+    single.select(wrong).check()
+    single.retry()
+  quiz["sentinel-text"].select("hidden-answer-text").check()
+  before = quiz.score_text
+
+  again = show_quiz(SENTINELS, user_id="ann")  # what the re-run cell shows
+  assert again.score_text == before == (
+      "Score: 1 of 4 right (1 at the first attempt) · 2 of 4 answered · 1 answer shown "
+      "(not counted)")
+  single = again["sentinel-single"]
+  assert single.attempts == 3 and single.locked and single.response() == 0
+  assert single.feedback_text.splitlines() == [
+      "✘ Not quite.", "HIDDEN-FEEDBACK-S0", "The right answer: VISIBLE-OPTION-S2",
+      "HIDDEN-EXPLANATION-SINGLE"]
+  assert "3 attempts" in single.attempts_label.value
+  assert single.check_button.disabled and single.retry_button.layout.display is None
+  assert again["sentinel-text"].feedback_text.splitlines()[0] == "✔ Right!"
+  assert again["sentinel-multiple"].attempts == 0 and not again["sentinel-multiple"].locked
+  single.retry()
+  single.select(2).check()
+  assert single.last_record["attempt"] == 4
+  assert single.feedback_text.splitlines()[:2] == [
+      "✔ Right!", "The answer had been shown after two wrong attempts, so this question does "
+      "not count toward your score."]
+  assert again.score_text.startswith("Score: 1 of 4 right (1 at the first attempt)")
+  assert show_quiz(SENTINELS, user_id="bob").score_text.startswith("Score: 0 of 4")
+
+
+def test_a_double_click_on_check_is_one_attempt():
+  view = show_quiz(SENTINELS, user_id="ann")["sentinel-single"]
+  view.select(0)
+  view.check_button.click()
+  view.check_button.click()  # the second click of a double-click, already on its way
+  assert view.attempts == 1 and "HIDDEN-EXPLANATION-SINGLE" not in view.feedback_text
+  assert len(progress_frame("ann")) == 1
+  view.retry_button.click()
+  view.retry_button.click()  # harmless too
+  assert view.attempts == 1 and not view.locked
+
+
+def test_a_slip_after_a_right_answer_keeps_the_point():
+  quiz = show_quiz(TWO, user_id="ann")
+  view = quiz["temp-prefix"]
+  view.select(1).check()
+  view.retry()
+  view.select(0).check()
+  assert view.feedback_text.splitlines()[:2] == [
+      "✘ Not quite.", "Your earlier right answer still counts toward your score."]
+  assert EXPLANATION in view.feedback_text  # already seen, so shown again
+  assert quiz.score_text.startswith("Score: 1 of 2 right (1 at the first attempt)")
+
+
+def test_enter_in_a_text_box_checks_the_answer():
+  view = show_quiz(TWO, user_id="ann")["user-table"]
+  view.select("user_states")
+  view._text._handle_custom_msg({"event": "submit"}, [])  # what the browser sends on Enter
+  assert view.correct is True and view.attempts == 1
+
+
+def test_every_card_carries_the_keyboard_code_and_code_in_labels():
+  quiz = show_quiz(DATA / "two_questions.yaml", user_id="ann", save=False)
+  for view in quiz.views:
+    assert 'onerror="(function (img)' in view.header.value
+    assert "adkcourse-quiz-card" in view.widget._dom_classes
+  checkbox = show_question({"id": "m", "question": "Which?", "options": ["`user:` keys", "b"],
+                            "answer": [0], "explanation": "E"}, save=False)
+  assert checkbox._boxes[0].description == "<code>user:</code> keys"
+  assert checkbox._boxes[0].description_allow_html
+
+
+def test_shuffled_options_are_stable_per_student_and_graded_by_bank_index():
+  options = [f"option {i}" for i in range(6)]
+  question = {"id": "q", "question": "Which?", "options": options, "answer": 4,
+              "explanation": "E"}
+  shown = {}
+  for user in ("ann", "bob", "cy", "dee"):
+    view = show_question(question, bank="b", user_id=user, save=False)
+    assert view.order == list(range(6))  # off by default
+    quiz_view = show_quiz(_bank_of(question), user_id=user, save=False, shuffle=True)[0]
+    shown[user] = [label for label, _ in quiz_view._radio.options]
+    again = show_quiz(_bank_of(question), user_id=user, save=False, shuffle=True)[0]
+    assert [label for label, _ in again._radio.options] == shown[user]  # stable
+    quiz_view.select(4).check()
+    assert quiz_view.correct is True and quiz_view.last_grade.response == 4
+  assert len({tuple(order) for order in shown.values()}) > 1
+  assert all(sorted(order) == options for order in shown.values())
+  pinned = show_quiz(_bank_of({**question, "shuffle": False}), user_id="ann", shuffle=True)[0]
+  assert pinned.order == list(range(6))
+
+
+def _bank_of(question: dict):
+  from adkcourse.quiz import Bank
+  from adkcourse.quiz.bank import validate_question
+  checked, problems = validate_question(question, 1, "<test>")
+  assert not problems
+  return Bank(name="shuffle-test", path=Path("shuffle-test.yaml"), questions=[checked])

@@ -5,11 +5,11 @@ In a lesson::
     from adkcourse.quiz import show_quiz
     show_quiz("01_sessions_events_state")      # quizzes/01_sessions_events_state.yaml
 
-shows every question with the right input, a Check button, feedback and a running score; each
+shows every question with the right input, a Check button, feedback and the score; each
 graded attempt is stored as ``user:`` state in ``$ADKCOURSE_HOME/progress.db`` through ADK's
 ``SqliteSessionService``. ``progress_frame()`` reads the student's history back as a DataFrame.
 
-From a shell: ``python -m adkcourse.quiz check|extract|export`` (see docs/quizzes.md).
+From a shell: ``python -m adkcourse.quiz check|extract|export|analytics`` (docs/quizzes.md).
 """
 
 from __future__ import annotations
@@ -38,18 +38,19 @@ def _show(item: Any) -> Any:
 
 
 def show_quiz(bank: Union[str, Path, Bank], *, user_id: Optional[str] = None,
-              lang: Optional[str] = None, save: bool = True) -> Quiz:
+              lang: Optional[str] = None, save: bool = True, shuffle: bool = False) -> Quiz:
   """Display a whole bank and return the ``Quiz`` (tests drive it: ``quiz[0].select(1)``,
   ``quiz[0].check()``, ``quiz[0].feedback_text``).
 
   ``bank`` is a lesson name (``"01_sessions_events_state"`` -> ``<repo>/quizzes/<name>.yaml``),
   a path to a bank file, or a loaded ``Bank``. ``user_id`` defaults to ``$ADKCOURSE_USER`` or
   the OS user name; ``lang`` picks a translation (default English); ``save=False`` grades
-  without storing attempts.
+  without storing (or reading back) attempts; ``shuffle=True`` shows each student the options
+  of choice questions in an order of their own, the same every time (``shuffle.py``).
   """
   loaded = bank if isinstance(bank, Bank) else load_bank(resolve_bank(bank))
   quiz = Quiz(loaded.questions, name=loaded.name, user_id=user_id, lang=lang,
-              store=ProgressStore() if save else None)
+              store=ProgressStore() if save else None, shuffle=shuffle)
   return _show(quiz)
 
 

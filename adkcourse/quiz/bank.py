@@ -33,6 +33,7 @@ EXPECTED = {
     "tolerance": "a number: 0 for an exact answer, or a margin like 0.5",
     "unit": "the unit shown next to the number box, like seconds",
     "feedback": "a mapping from option index to text, like {0: '...', 2: '...'}",
+    "shuffle": "true or false (no quotes): false keeps the options in the written order",
 }
 EXPECTED_ANSWER = {
     "single": ("the index of the right option, a bare whole number counting from 0 "

@@ -204,6 +204,9 @@ def _check_indices(indices: list[int], options: Optional[list[Any]], field_name:
 class _ChoiceQuestion(QuestionBase):
   options: list[Text] = Field(min_length=2)
   feedback: dict[int, Text] = Field(default_factory=dict)
+  shuffle: Optional[bool] = None
+  """``false`` keeps this question's options in the written order even when the quiz shuffles
+  (an option such as "none of the above"); unset follows ``show_quiz(shuffle=...)``."""
 
   @field_validator("options")
   @classmethod
@@ -394,4 +397,4 @@ QUESTION_TYPES: dict[str, type[QuestionBase]] = {
     "text": TextQuestion,
 }
 FIELD_ORDER = ("id", "type", "question", "options", "answer", "tolerance", "unit", "explanation",
-               "feedback")
+               "feedback", "shuffle")

@@ -10,6 +10,10 @@ Each display carries three representations: the live widget
 is random), and a plain-text and an HTML rendering of the question and its options. The last two
 are what GitHub, nbviewer or ``jupyter nbconvert`` show where widgets cannot run, and what nbval
 compares run to run: they depend on the bank only, so the committed output is stable.
+
+A quiz shown again (after a kernel restart, in another notebook) reads the student's stored
+attempts first and puts each card back as it was left; the score counts what ``scoring.py``
+defines. Keyboard use and labels for screen readers come from ``frontend.py``.
 """
 
 from __future__ import annotations
@@ -21,9 +25,12 @@ from typing import Any, Callable, Optional, Union
 
 import ipywidgets as widgets
 
-from .model import (REVEAL_AFTER_WRONG, Grade, MultipleChoice, NumericQuestion, Question,
-                    ResponseError, SingleChoice, pick)
+from . import frontend
+from .model import (Grade, MultipleChoice, NumericQuestion, Question, ResponseError, SingleChoice,
+                    pick)
 from .progress import ProgressStore, default_user_id
+from .scoring import QuestionScore, QuizScore, score_attempts
+from .shuffle import option_order
 
 CARD = widgets.Layout(border="1px solid #d0d7de", padding="4px 12px 8px 12px", margin="6px 0",
                       width="auto")
@@ -126,18 +133,29 @@ def _question_html(question: Question, lang: Optional[str]) -> str:
 
 
 OFFLINE_NOTE = "Run this notebook in Jupyter to answer: the answers are checked there."
+MUTED = "#57606a"
+
+
+def _plural(count: int, word: str) -> str:
+  return f"{count} {word}{'s' if count != 1 else ''}"
 
 
 class QuestionView(_Displayable):
   """One question: the right input for its type, Check and Try again buttons, feedback and the
   attempt count. Tests drive it with ``select(...)``, ``check()``, ``retry()`` and read
-  ``feedback_text``; ``last_record`` is what was stored in the progress file."""
+  ``feedback_text``; ``last_record`` is what was stored in the progress file.
+
+  ``history`` (this question's stored attempts, oldest first) puts the card back as the student
+  left it: attempt count, score standing, last answer and its feedback. Without it a kernel
+  restart would show a blank card and count the next attempt as the first.
+  """
 
   def __init__(self, question: Question, *, number: Optional[int] = None,
                total: Optional[int] = None, bank: Optional[str] = None,
                user_id: Optional[str] = None, lang: Optional[str] = None,
                store: Optional[ProgressStore] = None,
-               on_graded: Optional[Callable[["QuestionView"], None]] = None):
+               on_graded: Optional[Callable[["QuestionView"], None]] = None,
+               shuffle: bool = False, history: Optional[list[dict[str, Any]]] = None):
     self.question = question
     self.number = number
     self.bank = bank or question.bank or "questions"
@@ -145,74 +163,106 @@ class QuestionView(_Displayable):
     self.lang = lang
     self.store = store
     self.on_graded = on_graded
-    self.attempts = 0
-    self.wrong_attempts = 0
+    self.score = QuestionScore()
     self.correct: Optional[bool] = None
+    """Whether the latest attempt was right (None before any)."""
+    self.locked = False
+    """Graded and waiting for Try again: a second Check (a double-click) is ignored."""
     self.last_grade: Optional[Grade] = None
     self.last_record: Optional[dict[str, Any]] = None
     self.save_error: Optional[str] = None
+    options = getattr(question, "options", None) or []
+    own = getattr(question, "shuffle", None)
+    self.order = option_order(len(options), user_id=self.user_id, bank=self.bank,
+                              question_id=question.id, shuffle=shuffle if own is None else own)
+    """Bank option indices in the order shown (identity unless shuffled)."""
 
     title = f"Question {number} of {total}" if number and total else "Question"
-    self.header = widgets.HTML(f"<b>{title}</b> &middot; <i>{question.kind_label}</i>")
+    self.header = widgets.HTML(f"<b>{title}</b> &middot; <i>{question.kind_label}</i>"
+                               f"{frontend.enhancer_html()}")
     self.prompt = widgets.HTML(f"<p>{inline_markdown(pick(question.question, lang))}</p>")
+    self.prompt.add_class(frontend.PROMPT_CLASS)
     self.input = self._make_input()
+    self.input.add_class(frontend.INPUT_CLASS)
     self.check_button = widgets.Button(description="Check", button_style="primary", icon="check",
                                        tooltip="Grade my answer")
+    self.check_button.add_class(frontend.CHECK_CLASS)
     self.retry_button = widgets.Button(description="Try again", icon="refresh",
                                        tooltip="Clear my answer and answer again",
                                        layout=widgets.Layout(display="none"))
+    self.retry_button.add_class(frontend.RETRY_CLASS)
     self.status = widgets.HTML("")
+    self.status.add_class(frontend.STATUS_CLASS)
     self.attempts_label = widgets.HTML("")
+    self.score_note = widgets.HTML("")
+    """The quiz's score, shown under the card that was graded last."""
     self.check_button.on_click(lambda _button: self.check())
     self.retry_button.on_click(lambda _button: self.retry())
     buttons = widgets.HBox([self.check_button, self.retry_button, self.attempts_label])
-    self.widget = widgets.VBox([self.header, self.prompt, self.input, buttons, self.status],
-                               layout=CARD)
+    self.widget = widgets.VBox([self.header, self.prompt, self.input, buttons, self.status,
+                                self.score_note], layout=CARD)
+    self.widget.add_class(frontend.CARD_CLASS)
+    if history:
+      self._restore(history)
+
+  @property
+  def attempts(self) -> int:
+    """Every graded attempt at this question, earlier kernels' included."""
+    return self.score.attempts
 
   # -- input ---------------------------------------------------------------------------------
 
   def _make_input(self) -> widgets.Widget:
     question = self.question
     if isinstance(question, SingleChoice):
-      self._radio = widgets.RadioButtons(
-          options=[(text, i) for i, text in enumerate(question.option_texts(self.lang))],
-          value=None, layout=widgets.Layout(width="auto"))
+      texts = question.option_texts(self.lang)
+      self._radio = widgets.RadioButtons(options=[(texts[i], i) for i in self.order],
+                                         value=None, layout=widgets.Layout(width="auto"))
       return self._radio
     if isinstance(question, MultipleChoice):
-      self._boxes = [widgets.Checkbox(value=False, description=text, indent=False,
-                                      layout=widgets.Layout(width="auto"))
-                     for text in question.option_texts(self.lang)]
-      return widgets.VBox(self._boxes)
+      texts = question.option_texts(self.lang)
+      self._boxes = {i: widgets.Checkbox(value=False, description=inline_markdown(texts[i]),
+                                         description_allow_html=True, indent=False,
+                                         layout=widgets.Layout(width="auto"))
+                     for i in self.order}
+      return widgets.VBox([self._boxes[i] for i in self.order])
     placeholder = "a number" if isinstance(question, NumericQuestion) else "your answer"
     self._text = widgets.Text(value="", placeholder=placeholder,
                               layout=widgets.Layout(width="20em"))
+    self._text.on_msg(self._on_text_message)
     unit = getattr(question, "unit", None)
     if unit is not None:
       return widgets.HBox([self._text, widgets.Label(pick(unit, self.lang))])
     return self._text
 
+  def _on_text_message(self, _widget: widgets.Widget, content: dict, _buffers: Any) -> None:
+    """Enter in the text box: the browser sends ``{"event": "submit"}``; Enter means Check."""
+    if content.get("event") == "submit":
+      self.check()
+
   def _input_widgets(self) -> list[widgets.Widget]:
     if isinstance(self.question, SingleChoice):
       return [self._radio]
     if isinstance(self.question, MultipleChoice):
-      return list(self._boxes)
+      return list(self._boxes.values())
     return [self._text]
 
   def response(self) -> Any:
-    """What the student entered, as the question's ``grade`` expects it."""
+    """What the student entered, as the question's ``grade`` expects it (bank indices)."""
     if isinstance(self.question, SingleChoice):
       return self._radio.value
     if isinstance(self.question, MultipleChoice):
-      return [i for i, box in enumerate(self._boxes) if box.value]
+      return sorted(i for i, box in self._boxes.items() if box.value)
     return self._text.value
 
   def select(self, response: Any) -> "QuestionView":
-    """Enter a response as a student would: an option index, a list of indices, or text."""
+    """Enter a response as a student would: an option index, a list of indices, or text (bank
+    indices, whatever order the options are shown in)."""
     if isinstance(self.question, SingleChoice):
       self._radio.value = response
     elif isinstance(self.question, MultipleChoice):
       chosen = set(response or [])
-      for i, box in enumerate(self._boxes):
+      for i, box in self._boxes.items():
         box.value = i in chosen
     else:
       self._text.value = "" if response is None else str(response)
@@ -222,29 +272,43 @@ class QuestionView(_Displayable):
 
   def check(self) -> Optional[Grade]:
     """What the Check button does. Returns the grade, or None after a polite prompt when there
-    is nothing to grade yet (no option chosen, no number typed)."""
+    is nothing to grade yet (no option chosen, no number typed), and None without doing anything
+    when this answer is already graded: the second click of a double-click must not count as a
+    second attempt (nor reveal the answer)."""
+    if self.locked:
+      return None
     try:
       grade = self.question.grade(self.response(), self.lang)
     except ResponseError as prompt:
       self.status.value = f'<p style="color: #9a6700">{html.escape(str(prompt))}</p>'
       return None
-    self.attempts += 1
-    self.wrong_attempts += 0 if grade.correct else 1
+    before = self.score
+    self.score = before.after(grade.correct)
     self.correct = grade.correct
     self.last_grade = grade
     self._save(grade)
-    self.status.value = self._feedback_html(grade)
-    plural = "s" if self.attempts > 1 else ""
-    saved = "saved" if self.save_error is None else "not saved"
-    self.attempts_label.value = (f'<span style="color: #57606a">{self.attempts} attempt{plural}'
-                                 f" &middot; {saved}</span>")
-    for item in self._input_widgets():
-      item.disabled = True
-    self.check_button.disabled = True
-    self.retry_button.layout.display = None
+    self.status.value = self._feedback_html(grade.correct, grade.feedback, before)
+    self._show_attempts()
+    self._lock()
     if self.on_graded is not None:
       self.on_graded(self)
     return grade
+
+  def _lock(self) -> None:
+    """Freeze the graded answer. Try again is shown before Check is disabled, so the browser
+    code (``frontend.py``) can move the keyboard focus there instead of losing it."""
+    self.locked = True
+    self.retry_button.layout.display = None
+    for item in self._input_widgets():
+      item.disabled = True
+    self.check_button.disabled = True
+
+  def _show_attempts(self, restored: bool = False) -> None:
+    saved = "saved" if self.save_error is None else "not saved"
+    if restored:
+      saved = "from your progress file"
+    self.attempts_label.value = (f'<span style="color: {MUTED}">'
+                                 f"{_plural(self.attempts, 'attempt')} &middot; {saved}</span>")
 
   def _save(self, grade: Grade) -> None:
     self.save_error = None
@@ -259,37 +323,63 @@ class QuestionView(_Displayable):
       warnings.warn(f"quiz attempt not saved to {self.store.path}: {self.save_error}",
                     stacklevel=2)
 
-  def _feedback_html(self, grade: Grade) -> str:
-    question, lang = self.question, self.lang
-    reveal = grade.correct or self.wrong_attempts >= REVEAL_AFTER_WRONG
-    if grade.correct:
+  def _feedback_html(self, correct: bool, feedback: list[str], before: QuestionScore) -> str:
+    """What the student reads after an attempt; ``before`` is the standing before it, which
+    decides whether a right answer counts (see ``scoring.py``)."""
+    question, lang, after = self.question, self.lang, self.score
+    if correct:
       parts = ['<p style="color: #1a7f37"><b>&#10004; Right!</b></p>']
+      if before.revealed:
+        parts.append("<p>The answer had been shown after two wrong attempts, so this question "
+                     "does not count toward your score.</p>")
     else:
       parts = ['<p style="color: #cf222e"><b>&#10008; Not quite.</b></p>']
-    parts += [f"<p>{inline_markdown(text)}</p>" for text in grade.feedback]
-    if not grade.correct and reveal:
+      if before.right:
+        parts.append("<p>Your earlier right answer still counts toward your score.</p>")
+    parts += [f"<p>{inline_markdown(text)}</p>" for text in feedback]
+    if not correct and after.shows_answer:
       parts.append(f"<p>The right answer: <b>{inline_markdown(question.right_answer(lang))}"
                    "</b></p>")
-    if reveal:
+    if correct or after.shows_answer:
       parts.append(f"<p>{inline_markdown(pick(question.explanation, lang))}</p>")
     else:
       parts.append("<p>Press <b>Try again</b> and have another go.</p>")
     if self.save_error is not None:
-      parts.append(f'<p style="color: #57606a"><small>Your answer was graded but not saved to '
+      parts.append(f'<p style="color: {MUTED}"><small>Your answer was graded but not saved to '
                    f"your progress file ({html.escape(self.save_error)}).</small></p>")
     return "".join(parts)
 
+  def _restore(self, history: list[dict[str, Any]]) -> None:
+    """Show the stored attempts: the standing they add up to, and the last answer with the
+    feedback it got, locked as right after Check."""
+    corrects = [bool(row.get("correct")) for row in history]
+    before = score_attempts(corrects[:-1])
+    self.score = before.after(corrects[-1])
+    self.correct = corrects[-1]
+    response = history[-1].get("response")
+    feedback: list[str] = []
+    try:
+      self.select(response)
+      feedback = self.question.grade(self.response(), self.lang).feedback
+    except Exception:  # noqa: BLE001 - the bank changed since: show the standing only
+      self.select(None)
+    self.status.value = self._feedback_html(self.correct, feedback, before)
+    self._show_attempts(restored=True)
+    self._lock()
+
   def retry(self) -> None:
-    """Clear the response and the feedback so the student can answer again."""
+    """Clear the response and the feedback so the student can answer again (a no-op unless an
+    answer is graded, so a double-click on Try again does nothing more)."""
+    if not self.locked:
+      return
+    self.locked = False
+    self.select(None)
     for item in self._input_widgets():
       item.disabled = False
-    if isinstance(self.question, SingleChoice):
-      self._radio.value = None
-    else:
-      self.select(None)
     self.check_button.disabled = False
-    self.retry_button.layout.display = "none"
     self.status.value = ""
+    self.score_note.value = ""
+    self.retry_button.layout.display = "none"
 
   @property
   def feedback_text(self) -> str:
@@ -307,23 +397,45 @@ class QuestionView(_Displayable):
 
 
 class Quiz(_Displayable):
-  """A whole bank: one ``QuestionView`` per question and a running score."""
+  """A whole bank: one ``QuestionView`` per question and the score, shown at the top and under
+  the card graded last. With a ``store`` the student's earlier attempts (from any kernel) are
+  read once and put back on the cards, so a restart loses nothing on screen either."""
 
   def __init__(self, questions: list[Question], *, name: str = "", user_id: Optional[str] = None,
-               lang: Optional[str] = None, store: Optional[ProgressStore] = None):
+               lang: Optional[str] = None, store: Optional[ProgressStore] = None,
+               shuffle: bool = False):
     self.name = name
     self.lang = lang
     self.user_id = user_id or default_user_id()
+    self.history_error: Optional[str] = None
+    history = self._history(store, questions)
     total = len(questions)
     self.views = [QuestionView(q, number=i + 1, total=total, bank=name or q.bank,
                                user_id=self.user_id, lang=lang, store=store,
-                               on_graded=self._update_score)
+                               on_graded=self._update_score, shuffle=shuffle,
+                               history=history.get((name or q.bank or "questions", q.id)))
                   for i, q in enumerate(questions)]
-    self.title = widgets.HTML(f"<h4>Quiz &middot; {total} question{'s' if total != 1 else ''}"
-                              "</h4>")
+    self.title = widgets.HTML(f"<h4>Quiz &middot; {_plural(total, 'question')}</h4>")
     self.score = widgets.HTML("")
     self._update_score()
-    self.widget = widgets.VBox([self.title, *[v.widget for v in self.views], self.score])
+    self.widget = widgets.VBox([self.title, self.score, *[v.widget for v in self.views]])
+
+  def _history(self, store: Optional[ProgressStore],
+               questions: list[Question]) -> dict[tuple[str, str], list[dict[str, Any]]]:
+    """This student's stored attempts, grouped by (bank, question), oldest first."""
+    if store is None:
+      return {}
+    try:
+      rows = store.history(self.user_id)
+    except Exception as error:  # noqa: BLE001 - a quiz must show even if the file is unreadable
+      self.history_error = f"{type(error).__name__}: {error}"
+      warnings.warn(f"earlier quiz attempts not read from {store.path}: {self.history_error}",
+                    stacklevel=3)
+      return {}
+    grouped: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for row in rows:
+      grouped.setdefault((str(row.get("bank")), str(row.get("question"))), []).append(row)
+    return grouped
 
   def view(self, key: Union[int, str]) -> QuestionView:
     """A question's view by position (0-based) or by id."""
@@ -341,25 +453,36 @@ class Quiz(_Displayable):
     return len(self.views)
 
   @property
+  def result(self) -> QuizScore:
+    return QuizScore.of([v.score for v in self.views])
+
+  @property
   def right(self) -> int:
-    return sum(1 for v in self.views if v.correct)
+    """Questions right before their answer was shown (see ``scoring.py``)."""
+    return self.result.right
 
   @property
   def answered(self) -> int:
-    return sum(1 for v in self.views if v.correct is not None)
+    return self.result.answered
 
   @property
   def score_text(self) -> str:
     return plain(self.score.value)
 
-  def _update_score(self, _view: Optional[QuestionView] = None) -> None:
-    first_try = sum(1 for v in self.views if v.correct and v.attempts == 1)
-    self.score.value = (f"<p><b>Score: {self.right} of {len(self.views)} right</b> &middot; "
-                        f"{self.answered} answered &middot; {first_try} right at the first "
-                        "attempt</p>")
+  def _update_score(self, graded: Optional[QuestionView] = None) -> None:
+    sentence = html.escape(self.result.sentence(), quote=False)
+    note = ""
+    if self.history_error is not None:
+      note = (f'<br><small style="color: {MUTED}">Earlier attempts could not be read '
+              f"({html.escape(self.history_error)}).</small>")
+    self.score.value = f"<p><b>{sentence}</b>{note}</p>"
+    for view in self.views:
+      view.score_note.value = ""
+    if graded is not None:
+      graded.score_note.value = f'<p style="color: {MUTED}"><small>{sentence}</small></p>'
 
   def text_fallback(self) -> str:
-    lines = [f"Quiz: {len(self.views)} question{'s' if len(self.views) != 1 else ''}"]
+    lines = [f"Quiz: {_plural(len(self.views), 'question')}"]
     for view in self.views:
       lines += [""] + _question_text_lines(view.question, self.lang, view.number)
     return "\n".join(lines + ["", OFFLINE_NOTE])
