@@ -1,0 +1,98 @@
+"""Lesson 4 (production PostgreSQL): its quiz, the shape of its notebook, and its own TLS server.
+
+The notebook runs under nbval (twice in ``scripts/test.sh``: on the embedded server and on the
+one ``scripts/system_postgres.sh`` starts). Here: what nbval cannot see.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import ssl
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from adkcourse.quiz.bank import check_file
+from adkcourse.tls_postgres import make_self_signed_certificate, start_local_server
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOK = ROOT / "notebooks" / "04_production_postgres.ipynb"
+BANK = ROOT / "quizzes" / "04_production_postgres.yaml"
+
+
+def _code() -> str:
+  cells = json.loads(NOTEBOOK.read_text())["cells"]
+  return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+
+
+def test_quiz_bank_is_valid_and_long_enough():
+  bank, problems = check_file(BANK)
+  assert not problems, "\n".join(map(str, problems))
+  assert len(bank.questions) >= 8
+  assert 'show_quiz("04_production_postgres")' in _code()
+
+
+def test_lesson_shows_each_production_topic_with_adk_calls_visible():
+  code = _code()
+  for shown in ["from labs.cafe_concierge.agent import APP_NAME, root_agent", "prepare_tables()",
+                "GRANT SELECT, INSERT, UPDATE, DELETE", 'query={"host":', "DatabaseSessionService(db_engine=",
+                "async_creator=", "cli_deploy.run(", "PGPASSWORD", 'sslmode="require"', "pg_stat_ssl",
+                "pg_stat_activity", "max_connections", "pool_size=2", "session_db_kwargs",
+                "migration_runner.upgrade(", "v0.Base.metadata", "AT TIME ZONE 'UTC'", "local.stop()"]:
+    assert shown in code, f"the lesson should show {shown}"
+  assert "asyncio.run(" not in code and "Agent(" not in code
+
+
+def test_lesson_runs_fast_enough_to_stay_in_the_suite():
+  """Issue 12: under 20 s headless; the committed run is the evidence nbval re-checks."""
+  cells = json.loads(NOTEBOOK.read_text())["cells"]
+  assert len(cells) <= 60
+
+
+def _running(folder: Path) -> bool:
+  found = subprocess.run(["pgrep", "-f", f"postgres.*{folder}"], capture_output=True, text=True)
+  return bool(found.stdout.strip())
+
+
+@pytest.mark.timeout(120)
+def test_local_tls_server_requires_tls_and_leaves_nothing_behind(tmp_path):
+  import asyncpg
+
+  certificate, key = make_self_signed_certificate(tmp_path / "tls")
+  server = start_local_server(tmp_path / "local", certificate, key)
+  try:
+    assert _running(server.folder)
+
+    async def probe() -> tuple[bool, str]:
+      admin = await asyncpg.connect(server.admin_url)
+      try:
+        await admin.execute("CREATE ROLE probe LOGIN PASSWORD 'probe-pw'")
+      finally:
+        await admin.close()
+      verified = ssl.create_default_context(cafile=str(certificate))
+      connection = await asyncpg.connect(host="127.0.0.1", port=server.port, user="probe",
+                                         password="probe-pw", database="postgres", ssl=verified)
+      try:
+        encrypted = await connection.fetchval(
+            "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()")
+      finally:
+        await connection.close()
+      try:
+        await asyncpg.connect(host="127.0.0.1", port=server.port, user="probe",
+                              password="probe-pw", database="postgres", ssl=False)
+        plain = "accepted"
+      except asyncpg.InvalidAuthorizationSpecificationError as error:
+        plain = str(error)
+      return encrypted, plain
+
+    encrypted, plain = asyncio.run(probe())
+    assert encrypted is True
+    assert "no encryption" in plain
+  finally:
+    server.stop()
+    shutil.rmtree(tmp_path / "tls", ignore_errors=True)   # no certificate left behind either
+  assert not server.folder.exists() and not server.socket_dir.exists()
+  assert not _running(server.folder)
