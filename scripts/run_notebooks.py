@@ -6,6 +6,12 @@
 Runs each notebook top to bottom in this environment's kernel, offline (the committed outputs
 are the offline model's), with scratch data in a temporary folder, and rewrites the file only
 when every cell succeeded. Never edit outputs by hand: run this and commit the result.
+
+The saved widget state (``metadata.widgets``, which nbclient writes) is dropped: with it,
+``jupyter nbconvert --to html`` and nbviewer render each quiz as an empty placeholder that needs
+a script from a CDN, and ignore the quiz's readable HTML fallback (the questions and options,
+never the answers). Without it they show the fallback, and JupyterLab re-creates the widgets
+when the cells run.
 """
 
 from __future__ import annotations
@@ -38,8 +44,7 @@ def execute(path: Path, timeout: int) -> float:
   for cell in notebook.cells:
     if cell.cell_type == "code":
       cell.outputs = merge_streams(cell.outputs)
-  if not _has_widgets(notebook):
-    notebook.metadata.pop("widgets", None)
+  drop_widget_state(notebook)
   nbformat.write(notebook, path)
   return elapsed
 
@@ -58,9 +63,10 @@ def merge_streams(outputs: list) -> list:
   return merged
 
 
-def _has_widgets(notebook: nbformat.NotebookNode) -> bool:
-  return any("application/vnd.jupyter.widget-view+json" in o.get("data", {})
-             for c in notebook.cells if c.cell_type == "code" for o in c.get("outputs", []))
+def drop_widget_state(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
+  """The notebook without saved widget state, so exports show the quizzes' text fallback."""
+  notebook.metadata.pop("widgets", None)
+  return notebook
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -176,3 +176,16 @@ def test_committed_notebooks_hold_no_explanation_or_feedback(path):
         for secret in ([value] if languages(value) is None else list(value.values())):
           assert json.dumps(secret, ensure_ascii=False)[1:-1] not in text, \
               f"{path.name}: the {name} of {question.id} is in the notebook"
+
+
+@pytest.mark.parametrize("path", [p for p in COMMITTED if _banks_shown(p)],
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_committed_notebooks_export_the_readable_quiz(path):
+  """No saved widget state in a committed notebook: with it, nbconvert's HTML shows each quiz as
+  an empty placeholder (issue 14, item 3). ``scripts/run_notebooks.py`` drops it."""
+  notebook = nbformat.read(path, as_version=4)
+  assert "widgets" not in notebook.metadata, (
+      f"{path.relative_to(ROOT)} carries saved widget state: its HTML export would show an empty "
+      "quiz. Re-run: .venv/bin/python scripts/run_notebooks.py " + str(path.relative_to(ROOT)))
+  page, _ = HTMLExporter().from_notebook_node(notebook)
+  assert page.count('<div class="adkcourse-quiz">') == len(_banks_shown(path))

@@ -1,15 +1,16 @@
-"""``python -m adkcourse.quiz check|extract|export``: the instructor's side of the quizzes.
+"""``python -m adkcourse.quiz check|extract|export|analytics``: the instructor's side of the quizzes.
 
 * ``check [PATH...]`` validates banks (default: the repository's ``quizzes/``), printing one
   ``FILE:QUESTION_ID: what is wrong and how to fix it`` line per problem; exit 1 if any.
 * ``extract LESSON.md [--out FILE]`` turns a Markdown lesson's fenced ``quiz`` blocks into a bank.
 * ``export --user ID [--format csv|json] [--out FILE]`` writes one student's attempts.
+* ``analytics FILE_OR_FOLDER... [--csv OUT]`` merges many students' exports and prints, per
+  question, how the class did (``analytics.py``); the same table goes to a CSV file.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Optional, Sequence
@@ -61,7 +62,8 @@ def _extract(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-  from .progress import ProgressStore, history_frame, progress_path
+  from .export import export_text
+  from .progress import ProgressStore, progress_path
 
   path = args.progress or progress_path()
   if not path.exists():
@@ -73,18 +75,34 @@ def _export(args: argparse.Namespace) -> int:
     rows = [r for r in rows if r.get("bank") == args.bank]
   if not rows:
     print(f"no attempts stored for user {args.user!r} in {path}", file=sys.stderr)
-  frame = history_frame(rows)
-  frame.insert(0, "user", args.user)
-  if args.format == "json":
-    records = [dict(r, user=args.user) for r in rows]
-    text = json.dumps([{k: r[k] for k in frame.columns} for r in records], indent=2,
-                      ensure_ascii=False) + "\n"
-  else:
-    frame["response"] = frame["response"].map(
-        lambda v: json.dumps(v, ensure_ascii=False) if isinstance(v, (list, dict)) else v)
-    frame["time"] = [r["time"] for r in rows]
-    text = frame.to_csv(index=False)
-  _write(text, args.out)
+  _write(export_text(rows, args.user, args.format), args.out)
+  return 0
+
+
+def _analytics(args: argparse.Namespace) -> int:
+  from .analytics import export_files, format_table, load_banks, merge, question_stats
+
+  files = export_files(args.files)
+  missing = [str(f) for f in files if not f.exists()]
+  if missing:
+    print(f"no such file: {', '.join(missing)}", file=sys.stderr)
+    return 1
+  if not files:
+    print("no exported progress files (.csv or .json) found", file=sys.stderr)
+    return 1
+  try:
+    attempts = merge(files)
+  except ValueError as error:
+    print(error, file=sys.stderr)
+    return 1
+  stats = question_stats(attempts, load_banks(attempts["bank"].unique(), args.quizzes))
+  print(format_table(stats))
+  students = attempts["user"].nunique()
+  print(f"{students} student{'s' if students != 1 else ''}, {len(attempts)} attempts, "
+        f"{len(files)} file{'s' if len(files) != 1 else ''}", file=sys.stderr)
+  args.csv.parent.mkdir(parents=True, exist_ok=True)
+  stats.to_csv(args.csv, index=False, float_format="%.4f")
+  print(f"wrote {display_path(args.csv)}", file=sys.stderr)
   return 0
 
 
@@ -108,6 +126,16 @@ def build_parser() -> argparse.ArgumentParser:
   export.add_argument("--progress", type=Path,
                       help="the progress file (default: $ADKCOURSE_HOME/progress.db)")
   export.set_defaults(run=_export)
+  analytics = commands.add_parser("analytics",
+                                  help="merge students' exports: per-question class statistics")
+  analytics.add_argument("files", nargs="+", type=Path,
+                         help="exported progress files (.csv, .json) or folders holding them")
+  analytics.add_argument("--csv", type=Path, default=Path("quiz_analytics.csv"),
+                         help="where to write the table (default: quiz_analytics.csv)")
+  analytics.add_argument("--quizzes", type=Path, default=QUIZZES_DIR,
+                         help="the banks' folder, for option texts and question order "
+                         "(default: the repository's quizzes/)")
+  analytics.set_defaults(run=_analytics)
   return parser
 
 
