@@ -5,7 +5,9 @@
 
 Each ``exercises/NAME.py`` is written once, with its solution between ``### BEGIN SOLUTION`` and
 ``### END SOLUTION`` (nbgrader's markers, so the same file can go into nbgrader). ``### HINT:``
-lines just before a solution block become the message of the student's stub. Outputs:
+lines just before a solution block become the message of the student's stub. A block at module
+level (helpers of the reference) is left out of the student version, its hints kept as
+comments: helpers that solve part of the exercise must not come with the stub. Outputs:
 
 * ``solutions/NAME.py``: the reference (markers and hints removed), importable as
   ``solutions.NAME``;
@@ -66,9 +68,14 @@ def split_source(name: str, text: str, source_label: str) -> Split:
         raise ExerciseSourceError(f"{source_label}:{number}: {BEGIN} inside a solution block")
       inside, blocks = True, blocks + 1
       indent = line[: len(line) - len(line.lstrip())]
-      message = " ".join(hints) or f"write {name} here"
-      student.append(f"{indent}# YOUR CODE HERE")
-      student.append(f"{indent}raise NotImplementedError({message!r})")
+      if indent:
+        message = " ".join(hints) or f"write {name} here"
+        student.append(f"{indent}# YOUR CODE HERE")
+        student.append(f"{indent}raise NotImplementedError({message!r})")
+      else:
+        # A module-level block (the reference's helpers): the student version leaves it out,
+        # since a raise there would break the import; its hints, if any, stay as comments.
+        student.extend(f"# {hint}" for hint in hints)
       hints = []
       continue
     if stripped == END:
@@ -86,6 +93,7 @@ def split_source(name: str, text: str, source_label: str) -> Split:
     raise ExerciseSourceError(f"{source_label}: {BEGIN} never closed")
   if blocks == 0:
     raise ExerciseSourceError(f"{source_label}: no {BEGIN} block")
+  student = _squeeze_blank_lines(student)
   header = GENERATED.format(source=source_label)
   reference_text = "\n".join([header, *reference]) + "\n"
   student_text = "\n".join([header, *student]) + "\n"
@@ -101,6 +109,16 @@ def split_source(name: str, text: str, source_label: str) -> Split:
     lines = student_text.splitlines()
     body = "\n".join(lines[tree.body[0].end_lineno:]).strip("\n") + "\n"
   return Split(name, reference_text, student_text, body, docstring)
+
+
+def _squeeze_blank_lines(lines: list[str]) -> list[str]:
+  """At most two blank lines in a row (a removed module-level block leaves four)."""
+  kept: list[str] = []
+  for line in lines:
+    if not line.strip() and len(kept) >= 2 and not kept[-1].strip() and not kept[-2].strip():
+      continue
+    kept.append(line)
+  return kept
 
 
 def student_notebook(split: Split, source_label: str) -> str:

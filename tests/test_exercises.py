@@ -129,3 +129,17 @@ def test_split_keeps_indentation_and_hint():
   namespace: dict = {}
   exec(split.reference, namespace)
   assert namespace["f"](1) == 2
+
+
+def test_module_level_block_is_left_out_of_the_student_version():
+  """Helpers of the reference (copy_user_to's validation) must not come with the stub."""
+  split = generator.split_source(
+      "f", '"""Doc."""\n\nLIMIT = 3\n\n\n### HINT: a helper may help\n### BEGIN SOLUTION\n'
+           "def helper(a):\n  return a + 1\n### END SOLUTION\n\n\ndef f(a):\n"
+           "  ### BEGIN SOLUTION\n  return helper(a)\n  ### END SOLUTION\n", "exercises/f.py")
+  assert "def helper" in split.reference and "def helper" not in split.student
+  assert "# a helper may help\n" in split.student and "\n\n\n\n" not in split.student
+  namespace: dict = {}
+  exec(split.student, namespace)
+  with pytest.raises(NotImplementedError):
+    namespace["f"](1)

@@ -1,319 +1,751 @@
-"""Checks of the lesson-3 exercise ``copy_user_to`` (move a user from SQLite to PostgreSQL).
+"""Checks of the lesson-3 exercise ``copy_user_to`` (move a user between SQLite and PostgreSQL).
 
-Contract: ``async def copy_user_to(source, dest, app_name, user_id) -> None`` copies one user's
-sessions (same ids, own state), their events in order, and the user state from ``source`` (a
-``SqliteSessionService``) into ``dest``.
+Contract: ``async def copy_user_to(source, dest, app_name, user_id) -> None`` copies one
+user's sessions (same ids, own state), every event exactly as stored (ids, timestamps,
+invocation ids, authors, parts, actions) and their user state as the source has it now, from
+one session service into another. Nothing ``dest`` already holds is destroyed: other users, the
+same id in other apps, and this user's own sessions and user-state keys that exist only in
+``dest``. Data that PostgreSQL cannot hold (an id over 128 characters, the character U+0000)
+is refused with ``ValueError`` before anything is written: no half copy. The app's state is
+the app's, not the user's: whether replayed events change ``dest``'s is left open.
 
-Grading needs no PostgreSQL: ``dest`` is a ``DatabaseSessionService`` on
-``sqlite+aiosqlite``, the same class and code path as ``postgresql+asyncpg``. The source holds
-the user to copy (``ada``: two sessions, a user-state key set only at creation, a session key
-no event touches) and another user; ``dest`` already holds a third user, who must stay as is.
+Each run copies four times on the real PostgreSQL (``Resources.postgres_url``: the course's
+embedded server in the self-check), with names drawn from the run's seed:
 
-Ada's two sessions interleave: Tuesday's session writes newer ``user:level`` and
-``user:streak`` values, then Ada goes back to Monday's session, which becomes the session
-updated last while still holding the older ``user:level`` write. Replaying events in any
-session order leaves one of those keys with an old value (events replay their ``state_delta``),
-so only a copy that writes the user state after the events gets ``user_state_latest``.
+1. SQLite -> PostgreSQL: a quoted user id, a session id of exactly 128 characters, text with
+   an emoji and a literal ``\\u0000`` (six characters, which PostgreSQL holds);
+2. PostgreSQL -> SQLite: a user id with a look-alike (same prefix) in both stores;
+3. SQLite -> PostgreSQL, one session id of 200 characters: must be refused;
+4. SQLite -> PostgreSQL, a U+0000 inside a nested user-state value: must be refused.
+
+In every source the user's sessions interleave: a later session writes newer ``user:``
+values, then the user goes back to an earlier one, which becomes the session updated last
+while holding the older writes. Replaying events (they carry ``state_delta``) in any session
+order leaves an old value somewhere, so the user state must be written after the events. One
+session has no events in scenario 1 (listed last: a copy must still create it); in scenario 2
+every session has events, so the session listed last is the stale one. The
+checks read both stores themselves (stdlib ``sqlite3``, ``asyncpg``) and compare
+backend-independent views: events as ADK reads them back, compared field by field.
 """
 
 from __future__ import annotations
 
+import json
+import random
+import secrets
 import sqlite3
-import time
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from google.adk.events import Event, EventActions
+from google.adk.events import Event
 from google.adk.sessions.sqlite_session_service import SqliteSessionService
-from google.genai import types
 
-from ._base import Exercise, Trial, call_submission, check, legacy_phases
+from ._base import Exercise, Resources, Trial, call_submission, check, untrusted_notes, \
+  untrusted_raised
+from ._world import (FIRST_NAMES, Clock, app_name, conversation_turn, quoted_user_id, rng_for,
+                     secret)
 
-APP = "tutor"
-TARGET = "ada"
+AGENT = "tutor_agent"
 PREFIXES = ("user:", "app:", "temp:")
-
-# The source, in time order: ("create", user, session id, state at creation) or
-# ("say", user, session id, text, state delta).
-SOURCE_TIMELINE = [
-    ("create", TARGET, "ada-monday", {"started_from": "web", "user:plan": "pro"}),
-    ("say", TARGET, "ada-monday", "Hello, I'm Ada",
-     {"user:level": "beginner", "topic": "sessions"}),
-    ("say", TARGET, "ada-monday", "What is an event?", {"topic": "events"}),
-    ("create", "grace", "grace-1", {}),
-    ("say", "grace", "grace-1", "Hi", {"user:level": "advanced"}),
-    ("create", TARGET, "ada-tuesday", {"started_from": "cli"}),
-    ("say", TARGET, "ada-tuesday", "I'm back", {"user:level": "intermediate", "topic": "state"}),
-    ("say", TARGET, "ada-tuesday", "Quiz me", {"user:streak": 2}),
-    # Back to Monday's session: updated last now, yet its user:level write is the older one.
-    ("say", TARGET, "ada-monday", "One more quiz", {"user:streak": 3}),
-    ("say", TARGET, "ada-monday", "Thanks!", {}),
-]
-DEST_TIMELINE = [
-    ("create", "alan", "alan-1", {"topic": "postgres"}),
-    ("say", "alan", "alan-1", "Hello from Postgres", {}),
-]
+LEVELS = ("beginner", "novice", "intermediate", "advanced", "expert", "mentor")
+ASYNC_SCHEME = "postgresql+asyncpg://"
 
 
-def _user_writes(timeline: list, user: str) -> dict[str, list[tuple[str, Any]]]:
-  """Each user-state key of ``user`` -> [(session id, value written), ...] in time order."""
-  writes: dict[str, list[tuple[str, Any]]] = {}
-  for step in timeline:
-    if step[1] != user:
-      continue
-    state = step[3] if step[0] == "create" else step[4]
-    for key, value in state.items():
-      if key.startswith("user:"):
-        writes.setdefault(key[len("user:"):], []).append((step[2], value))
-  return writes
+# --- the stores: build them, and read them back the same way whatever the backend -------------
+
+def _plain_url(url: str) -> str:
+  """asyncpg's form of a SQLAlchemy ``postgresql+asyncpg://`` URL."""
+  return "postgresql://" + url[len(ASYNC_SCHEME):] if url.startswith(ASYNC_SCHEME) else url
 
 
-# Keys written more than once, from more than one session: their latest value is what counts.
-CONTESTED = tuple(sorted(key for key, writes in _user_writes(SOURCE_TIMELINE, TARGET).items()
-                         if len({session for session, _ in writes}) > 1))
+def open_service(store: dict[str, Any]):
+  """A session service on ``store`` ({"kind": "sqlite", "path"} or {"kind": "postgres", "url"})."""
+  if store["kind"] == "sqlite":
+    return SqliteSessionService(store["path"])
+  from google.adk.sessions.database_session_service import DatabaseSessionService
 
+  return DatabaseSessionService(store["url"])
+
+
+async def close_service(service: Any) -> None:
+  close = getattr(service, "close", None)
+  if close is not None:
+    try:
+      await close()
+    except Exception:  # noqa: BLE001 - a submission may have closed or broken it already
+      pass
+
+
+def canonical_event(data: Any, columns: Optional[dict[str, Any]] = None) -> dict[str, Any]:
+  """An event as ADK reads it back, as JSON data: SQLite's ``event_data`` alone; PostgreSQL's
+  ``event_data`` with ``id`` and ``invocation_id`` from their columns (as ``to_event`` does)."""
+  if not isinstance(data, dict):
+    return {"unreadable": repr(data)[:200]}
+  merged = dict(data)
+  if columns:
+    merged.update(columns)
+  try:
+    return Event.model_validate(merged).model_dump(mode="json", exclude_none=True)
+  except Exception as error:  # noqa: BLE001 - written by the submission, maybe broken
+    return {"unreadable": f"{type(error).__name__}: {str(error)[:200]}"}
+
+
+def _loads(text: Any) -> Any:
+  if isinstance(text, (dict, list)):
+    return text
+  try:
+    return json.loads(text)
+  except (TypeError, ValueError):
+    return {"unreadable": repr(text)[:200]}
+
+
+def _view(sessions: list[tuple], events: list[tuple], user_states: list[tuple],
+          app_states: list[tuple], apps: Optional[list[str]] = None) -> dict[str, Any]:
+  """The backend-independent view: sessions with their own state and events, user states,
+  app states; sorted, JSON-able. ``events`` rows are (app, user, session id, event dict).
+  ``apps``: only rows of these apps (several scenarios share one PostgreSQL database)."""
+  if apps is not None:
+    sessions, events, user_states, app_states = (
+        [r for r in rows if r[0] in apps] for rows in (sessions, events, user_states, app_states))
+  by_session: dict[tuple, list] = {}
+  for app, user, session_id, event in events:
+    by_session.setdefault((app, user, session_id), []).append(event)
+  view_sessions = [{"app": app, "user": user, "id": sid, "state": _loads(state),
+                    "events": by_session.get((app, user, sid), [])}
+                   for app, user, sid, state in sessions]
+  orphans = sorted({key for key in by_session} - {(s["app"], s["user"], s["id"])
+                                                  for s in view_sessions})
+  view = {
+      "sessions": sorted(view_sessions, key=lambda s: (s["app"], s["user"], s["id"])),
+      "user_states": sorted(({"app": a, "user": u, "state": _loads(s)} for a, u, s in user_states),
+                            key=lambda r: (r["app"], r["user"])),
+      "app_states": sorted(({"app": a, "state": _loads(s)} for a, s in app_states),
+                           key=lambda r: r["app"]),
+      "orphan_events": [list(key) for key in orphans],
+  }
+  return json.loads(json.dumps(view))
+
+
+def read_sqlite(path: str, apps: Optional[list[str]] = None) -> Optional[dict[str, Any]]:
+  """A SqliteSessionService file's view, read with stdlib sqlite3 (None: unreadable)."""
+  if not Path(path).is_file():
+    return None
+  try:
+    with closing(sqlite3.connect(path)) as db:
+      sessions = db.execute("SELECT app_name, user_id, id, state FROM sessions").fetchall()
+      events = [(a, u, s, canonical_event(_loads(data))) for a, u, s, data in db.execute(
+          "SELECT app_name, user_id, session_id, event_data FROM events "
+          "ORDER BY timestamp, rowid")]
+      users = db.execute("SELECT app_name, user_id, state FROM user_states").fetchall()
+      app_rows = db.execute("SELECT app_name, state FROM app_states").fetchall()
+  except sqlite3.Error:
+    return None
+  return _view(sessions, events, users, app_rows, apps)
+
+
+async def read_postgres(url: str, apps: Optional[list[str]] = None) -> Optional[dict[str, Any]]:
+  """A DatabaseSessionService database's view, read with a fresh asyncpg connection."""
+  import asyncpg
+
+  try:
+    connection = await asyncpg.connect(_plain_url(url))
+  except Exception:  # noqa: BLE001
+    return None
+  try:
+    sessions = [tuple(r) for r in await connection.fetch(
+        "SELECT app_name, user_id, id, state::text FROM sessions")]
+    events = [(r[0], r[1], r[2], canonical_event(_loads(r[3]), {
+        "id": r[4], "invocation_id": r[5]})) for r in await connection.fetch(
+        "SELECT app_name, user_id, session_id, event_data::text, id, invocation_id "
+        "FROM events ORDER BY timestamp, id")]
+    users = [tuple(r) for r in await connection.fetch(
+        "SELECT app_name, user_id, state::text FROM user_states")]
+    app_rows = [tuple(r) for r in await connection.fetch(
+        "SELECT app_name, state::text FROM app_states")]
+  except Exception:  # noqa: BLE001 - tables dropped or changed by the submission
+    return None
+  finally:
+    await connection.close()
+  return _view(sessions, events, users, app_rows, apps)
+
+
+async def read_store(store: dict[str, Any], apps: list[str]) -> Optional[dict[str, Any]]:
+  """The view of ``store`` restricted to ``apps`` (one scenario's)."""
+  if store["kind"] == "sqlite":
+    return read_sqlite(store["path"], apps)
+  return await read_postgres(store["url"], apps)
+
+
+# --- prepare -------------------------------------------------------------------------------------
+
+class Writer:
+  """Plays sessions and conversations into a service, marking nothing (the checks compare
+  whole views, not markers)."""
+
+  def __init__(self, service: Any, rng: random.Random, clock: Clock):
+    self.service, self.rng, self.clock = service, rng, clock
+    self.sessions: dict[str, Any] = {}
+
+  async def create(self, app: str, user: str, session_id: str, state: dict[str, Any]) -> None:
+    self.sessions[session_id] = await self.service.create_session(
+        app_name=app, user_id=user, session_id=session_id, state=state)
+
+  async def turn(self, session_id: str, user_delta: Optional[dict] = None,
+                 tool_delta: Optional[dict] = None, metadata: bool = False,
+                 text: Optional[str] = None) -> None:
+    rng = self.rng
+    events = conversation_turn(rng, self.clock, agent=AGENT, mark=lambda: secret(rng),
+                               user_delta=user_delta, tool_delta=tool_delta, metadata=metadata)
+    if text is not None:
+      from google.genai import types
+
+      events[-1].content = types.Content(role="model", parts=[types.Part(text=text)])
+    for event in events:
+      await self.service.append_event(self.sessions[session_id], event)
+
+
+def _profile(rng: random.Random, level: str) -> dict[str, Any]:
+  return {"level": level, "badges": rng.sample(["sql", "json", "state", "events", "async"], 2),
+          "score": round(rng.random(), 3), "verified": rng.random() < 0.5, "mentor": None}
+
+
+async def _fill_source(writer: Writer, rng: random.Random, *, app: str, user: str,
+                       twin_app: str, neighbour: str, ids: dict[str, str],
+                       bad: Optional[str] = None, text: Optional[str] = None,
+                       idle_last: bool = True) -> None:
+  """The source: the user's interleaved sessions, a look-alike user, and the same user in
+  another app. ``bad`` is "nul" to put U+0000 in a nested user-state value written by the
+  session updated last.
+
+  Session ``c`` is created with a ``user:`` key. With ``idle_last`` it has no events, so both
+  stores list it last (a session's update time is its creation's wall clock until an event
+  moves it to the event's timestamp, 30 days back). Without, it gets a turn before the user
+  goes back to ``a``, so ``a``, holding older ``user:`` writes, is listed last: a copy that
+  writes the user state when creating each session and then replays events ends on old values.
+  """
+  first, newer, newest = rng.sample(LEVELS, 3)
+  await writer.create(app, user, ids["a"], {"goal": {"text": "pass the exam", "weeks": 6},
+                                            "user:plan": {"tier": "pro", "seats": 1}})
+  await writer.turn(ids["a"], {"user:level": first},
+                    {"progress": {"topic": "sessions", "scores": [rng.randrange(100)]},
+                     "user:profile": _profile(rng, first), "app:catalog_version": 3},
+                    metadata=True)
+  await writer.create(app, neighbour, f"n-{secret(rng)}", {"goal": {"text": "neighbour"}})
+  await writer.turn(next(reversed(writer.sessions)), {"user:level": rng.choice(LEVELS)})
+  await writer.create(app, user, ids["b"], {"goal": {"text": "revise", "weeks": 2}})
+  await writer.turn(ids["b"], {"user:level": newer},
+                    {"user:profile": _profile(rng, newer), "topic": "state"}, text=text)
+  await writer.turn(ids["b"], {"user:streak": 2, "user:level": newest})
+  if not idle_last:
+    await writer.create(app, user, ids["c"], {"mood": "curious", "user:joined": "2024-09-01"})
+    await writer.turn(ids["c"], None, {"mood": {"now": "focused", "since": [9, 30]}})
+  # Back to the first session: updated last now, yet its user: writes are older ones.
+  late = {"user:streak": 3}
+  if bad == "nul":
+    late["user:notes"] = {"draft": f"line one\u0000line two {secret(rng)}"}
+  await writer.turn(ids["a"], late, {"progress": {"topic": "events", "scores": [1, 2]}})
+  await writer.turn(ids["a"])
+  if idle_last:
+    await writer.create(app, user, ids["c"], {"mood": "curious", "user:joined": "2024-09-01"})
+  await writer.create(twin_app, user, f"t-{secret(rng)}", {"user:level": "other app"})
+
+
+async def _fill_dest(writer: Writer, rng: random.Random, *, app: str, user: str, twin_app: str,
+                     neighbour: str, bystander: str) -> None:
+  """What dest holds already: this user's own session and keys (one key also in the source,
+  with an older value), the look-alike user, another user, the same user in another app."""
+  own = f"d-{secret(rng)}"
+  await writer.create(app, user, own, {"goal": {"text": "from the new system"},
+                                       "user:badge_pg": {"since": "2025", "colour": "teal"},
+                                       "user:level": "placement-test"})
+  await writer.turn(own, {"user:pg_only": rng.randrange(1000)}, {"app:catalog_version": 4})
+  await writer.create(app, neighbour, f"n-{secret(rng)}", {"user:level": "kept"})
+  await writer.create(app, bystander, f"b-{secret(rng)}", {})
+  await writer.turn(next(reversed(writer.sessions)), {"user:level": "bystander"})
+  await writer.create(twin_app, user, f"t-{secret(rng)}", {"user:level": "dest other app"})
+
+
+SCENARIOS = (
+    ("to_postgres", "sqlite", "postgres", "copy"),
+    ("to_sqlite", "postgres", "sqlite", "copy"),
+    ("long_id", "sqlite", "postgres", "refuse"),
+    ("nul", "sqlite", "postgres", "refuse"),
+)
+LABELS = {
+    "to_postgres": "SQLite -> PostgreSQL",
+    "to_sqlite": "PostgreSQL -> SQLite",
+    "long_id": "SQLite -> PostgreSQL with a 200-character session id",
+    "nul": "SQLite -> PostgreSQL with U+0000 in a user-state value",
+}
+
+
+async def _create_database(admin_url: str, name: str) -> str:
+  import asyncpg
+
+  from adkcourse.postgres import PostgresServer
+
+  admin = await asyncpg.connect(_plain_url(admin_url))
+  try:
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    # A trial's data need not survive a crash: commits without waiting for the disk.
+    await admin.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
+  finally:
+    await admin.close()
+  return PostgresServer(url=admin_url, embedded=False).database_url(name)
+
+
+async def _build(workdir: Path, number: int, kind: str, source_kind: str, dest_kind: str,
+                 expect: str, rng: random.Random, postgres_url: str,
+                 taken: set[str]) -> dict[str, Any]:
+  """One scenario: its two stores filled (its PostgreSQL store is the trial's one database,
+  under app names of its own), and what they hold before the submission runs."""
+  app = app_name(rng, taken)
+  twin_app = f"{app}_v2"
+  if kind == "to_postgres":
+    user = quoted_user_id(rng)
+  else:
+    user = f"{rng.choice(FIRST_NAMES)}_{rng.randrange(10, 99)}"
+  neighbour = f"{user}{rng.randrange(1, 9)}"
+  bystander = rng.choice(FIRST_NAMES)
+  ids = {"a": f"s-{secret(rng)}", "b": f"s-{secret(rng)}", "c": f"s-{secret(rng)}"}
+  text = None
+  if kind == "to_postgres":  # the longest id PostgreSQL holds, and text it holds too
+    ids["b"] = ("s-" + secret(rng) * 11)[:128]
+    text = "In JSON the NUL character is written \\u0000 \U0001F600; PostgreSQL refuses the real one"
+  if kind == "long_id":
+    ids["a"] = ("s-" + secret(rng) * 17)[:200]  # the session updated last
+  stores = {}
+  for role, backend in (("source", source_kind), ("dest", dest_kind)):
+    if backend == "sqlite":
+      stores[role] = {"kind": "sqlite", "path": str(workdir / f"copy_{number}_{role}.db")}
+    else:
+      stores[role] = {"kind": "postgres", "url": postgres_url}
+  clock = Clock(rng)
+  for role in ("source", "dest"):
+    service = open_service(stores[role])
+    try:
+      writer = Writer(service, rng, clock)
+      if role == "source":
+        await _fill_source(writer, rng, app=app, user=user, twin_app=twin_app,
+                           neighbour=neighbour, ids=ids, bad="nul" if kind == "nul" else None,
+                           text=text, idle_last=kind != "to_sqlite")
+      else:
+        await _fill_dest(writer, rng, app=app, user=user, twin_app=twin_app,
+                         neighbour=neighbour, bystander=bystander)
+    finally:
+      await close_service(service)
+  apps = [app, twin_app]
+  return {"kind": kind, "label": LABELS[kind], "expect": expect, "app": app, "user": user,
+          "apps": apps, "source": stores["source"], "dest": stores["dest"],
+          "source_before": await read_store(stores["source"], apps),
+          "dest_before": await read_store(stores["dest"], apps)}
+
+
+async def prepare(workdir: Path, resources: Resources) -> dict[str, Any]:
+  if not resources.postgres_url:
+    raise ValueError("copy_user_to needs a PostgreSQL server (Resources.postgres_url)")
+  seed, rng = rng_for(resources.seed)
+  workdir = Path(workdir)
+  # One database for the trial (a name no other trial on the same server can have): creating
+  # one costs a third of a second, so the scenarios share it, each under its own app names.
+  name = f"adkcourse_copy_{secrets.token_hex(6)}"
+  setup: dict[str, Any] = {"seed": seed, "databases": [name], "scenarios": []}
+  taken: set[str] = set()
+  try:
+    url = await _create_database(resources.postgres_url, name)
+    for number, (kind, source, dest, expect) in enumerate(SCENARIOS, start=1):
+      setup["scenarios"].append(await _build(workdir, number, kind, source, dest, expect, rng,
+                                             url, taken))
+  except BaseException:
+    await cleanup(setup, resources)
+    raise
+  return setup
+
+
+async def cleanup(setup: dict[str, Any], resources: Resources) -> None:
+  """Drop the databases ``prepare`` created (a per-trial server may just be thrown away)."""
+  import asyncpg
+
+  names = [n for n in setup.get("databases", []) if isinstance(n, str)
+           and n.replace("_", "").isalnum()]
+  if not names or not resources.postgres_url:
+    return
+  admin = await asyncpg.connect(_plain_url(resources.postgres_url))
+  try:
+    for name in names:
+      await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+  finally:
+    await admin.close()
+
+
+# --- act -----------------------------------------------------------------------------------------
+
+async def act(fn: Callable, workdir: Path, setup: dict[str, Any],  # noqa: ARG001
+              time_limit: Optional[float] = None) -> dict[str, Any]:
+  """Call ``fn(source, dest, app_name, user_id)`` once per scenario, on fresh service objects."""
+  runs = []
+  scenarios = setup["scenarios"]
+  share = None if time_limit is None else time_limit / len(scenarios)
+  for scenario in scenarios:
+    trial = Trial()
+    source, dest = open_service(scenario["source"]), open_service(scenario["dest"])
+    try:
+      await call_submission(trial, fn, source, dest, scenario["app"], scenario["user"],
+                            is_async=True, time_limit=share)
+    finally:
+      await close_service(source)
+      await close_service(dest)
+    raised = trial.raised[-1] if trial.raised else None
+    notes = trial.notes
+    if scenario["expect"] == "refuse" and raised and raised["value_error"] and notes:
+      notes = notes[:-1]  # the refusal asked for: its message goes into the check's feedback
+    runs.append({"notes": notes, "raised": raised})
+  return {"runs": runs}
+
+
+# --- observe -------------------------------------------------------------------------------------
 
 @dataclass
-class SessionView:
-  """What matters of one stored session: its own state and its events."""
+class CopyRun:
+  """One scenario after the submission: both stores before and after, what it raised."""
 
-  own_state: dict[str, Any]
-  events: list[tuple]  # (id, author, text, state_delta) in order
+  kind: str
+  label: str
+  expect: str
+  app: str
+  user: str
+  source_before: Optional[dict[str, Any]]
+  source_after: Optional[dict[str, Any]]
+  dest_before: Optional[dict[str, Any]]
+  dest_after: Optional[dict[str, Any]]
+  raised: Optional[dict[str, Any]] = None
 
 
 @dataclass
 class CopyTrial(Trial):
-  source_user: dict[str, SessionView] = field(default_factory=dict)
-  source_user_state: dict[str, Any] = field(default_factory=dict)
-  dest_user: dict[str, SessionView] = field(default_factory=dict)
-  dest_user_state: dict[str, Any] = field(default_factory=dict)
-  dest_other_users: list[str] = field(default_factory=list)
-  other_before: dict[str, SessionView] = field(default_factory=dict)
-  other_after: dict[str, SessionView] = field(default_factory=dict)
-  source_rows_before: list[tuple] = field(default_factory=list)
-  source_rows_after: list[tuple] = field(default_factory=list)
+  runs: list[CopyRun] = field(default_factory=list)
+
+  def copies(self) -> list[CopyRun]:
+    return [r for r in self.runs if r.expect == "copy"]
+
+  def refusals(self) -> list[CopyRun]:
+    return [r for r in self.runs if r.expect == "refuse"]
 
 
-def _event(session_id: str, number: int, text: str, delta: dict, timestamp: float) -> Event:
-  return Event(invocation_id=f"{session_id}-{number}", author="user", timestamp=timestamp,
-               content=types.Content(role="user", parts=[types.Part(text=text)]),
-               actions=EventActions(state_delta=delta))
-
-
-async def fill(service, app: str, timeline: list) -> None:
-  """Play a timeline into ``service``. Event times strictly increase, so that the order of
-  ``list_sessions`` (by last update) is the timeline's, never a tie broken by id."""
-  sessions: dict[str, Any] = {}
-  counts: dict[str, int] = {}
-  last = 0.0
-  for step in timeline:
-    kind, user, session_id = step[:3]
-    if kind == "create":
-      sessions[session_id] = await service.create_session(
-          app_name=app, user_id=user, session_id=session_id, state=step[3])
-      counts[session_id] = 0
-      continue
-    text, delta = step[3:]
-    counts[session_id] += 1
-    last = max(time.time(), last + 0.001)
-    await service.append_event(sessions[session_id],
-                               _event(session_id, counts[session_id], text, delta, last))
-
-
-def _text(event: Event) -> str:
-  parts = event.content.parts if event.content and event.content.parts else []
-  return "".join(p.text or "" for p in parts)
-
-
-async def read_user(service, app: str, user: str) -> dict[str, SessionView]:
-  """Every session of one user, read back through the service."""
-  views = {}
-  listed = await service.list_sessions(app_name=app, user_id=user)
-  for item in listed.sessions:
-    session = await service.get_session(app_name=app, user_id=user, session_id=item.id)
-    if session is None:
-      continue
-    own = {k: v for k, v in session.state.items() if not k.startswith(PREFIXES)}
-    events = [(e.id, e.author, _text(e), dict(e.actions.state_delta or {}))
-              for e in session.events]
-    views[session.id] = SessionView(own, events)
-  return views
-
-
-def _source_rows(db_path: str) -> list[tuple]:
-  rows: list[tuple] = []
-  with closing(sqlite3.connect(db_path)) as connection:
-    for table in ("app_states", "user_states", "sessions", "events"):
-      try:
-        rows += [(table, *r) for r in connection.execute(f"SELECT * FROM {table}")]
-      except sqlite3.Error:
-        rows.append((table, "missing"))
-  return sorted(rows, key=repr)
-
-
-async def run_trial(fn: Callable, workdir: Path, time_limit: Optional[float] = None
-                    ) -> CopyTrial:
-  from google.adk.sessions.database_session_service import DatabaseSessionService
-
-  workdir = Path(workdir)
-  source_path = str(workdir / "source.db")
-  source = SqliteSessionService(source_path)
-  dest = DatabaseSessionService(f"sqlite+aiosqlite:///{workdir / 'dest.db'}")
-  try:
-    await fill(source, APP, SOURCE_TIMELINE)
-    await fill(dest, APP, DEST_TIMELINE)
-    trial = CopyTrial(
-        source_user=await read_user(source, APP, TARGET),
-        source_user_state=await source.get_user_state(app_name=APP, user_id=TARGET),
-        other_before=await read_user(dest, APP, "alan"),
-        source_rows_before=_source_rows(source_path))
-    await call_submission(trial, fn, source, dest, APP, TARGET, is_async=True,
-                          time_limit=time_limit)
-    trial.source_rows_after = _source_rows(source_path)
-    trial.dest_user = await read_user(dest, APP, TARGET)
-    trial.dest_user_state = await dest.get_user_state(app_name=APP, user_id=TARGET)
-    trial.other_after = await read_user(dest, APP, "alan")
-    everyone = await dest.list_sessions(app_name=APP)
-    trial.dest_other_users = sorted({s.user_id for s in everyone.sessions} - {TARGET, "alan"})
-    trial.acted = bool(trial.dest_user or trial.dest_user_state or trial.dest_other_users
-                       or trial.other_after != trial.other_before
-                       or trial.source_rows_after != trial.source_rows_before)
-  finally:
-    await dest.close()
+async def observe(workdir: Path, setup: dict[str, Any], acted: Any) -> CopyTrial:  # noqa: ARG001
+  trial = CopyTrial()
+  runs = acted.get("runs") if isinstance(acted, dict) else None
+  if not (isinstance(runs, list) and len(runs) == len(setup["scenarios"])):
+    trial.notes.append("the run's report was malformed; graded on the stores alone")
+    runs = [{} for _ in setup["scenarios"]]
+  for scenario, run in zip(setup["scenarios"], runs):
+    run = run if isinstance(run, dict) else {}
+    trial.notes += [f"{scenario['label']}: {note}" for note in (untrusted_notes(run) if run else [])]
+    view = CopyRun(scenario["kind"], scenario["label"], scenario["expect"], scenario["app"],
+                   scenario["user"], scenario["source_before"],
+                   await read_store(scenario["source"], scenario["apps"]),
+                   scenario["dest_before"], await read_store(scenario["dest"], scenario["apps"]),
+                   untrusted_raised(run.get("raised")))
+    for role in ("source", "dest"):
+      if getattr(view, f"{role}_after") is None:
+        trial.notes.append(f"{scenario['label']}: the {role} store could not be read back "
+                           "(tables dropped or changed?)")
+    trial.runs.append(view)
+  trial.acted = any(r.dest_after != r.dest_before or r.source_after != r.source_before
+                    for r in trial.runs)
   return trial
 
 
+# --- comparing views -------------------------------------------------------------------------------
+
+def same(a: Any, b: Any) -> bool:
+  """Equal as JSON data, types included (``1 != 1.0 != True``; a ``str`` is a ``str``)."""
+  if type(a) is not type(b):
+    return False
+  if isinstance(a, dict):
+    return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+  if isinstance(a, list):
+    return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+  return a == b
+
+
+def _sessions(view: Optional[dict], app: str, user: str) -> dict[str, dict]:
+  return {s["id"]: s for s in (view or {}).get("sessions", [])
+          if s["app"] == app and s["user"] == user}
+
+
+def _user_state(view: Optional[dict], app: str, user: str) -> dict[str, Any]:
+  for row in (view or {}).get("user_states", []):
+    if row["app"] == app and row["user"] == user and isinstance(row["state"], dict):
+      return row["state"]
+  return {}
+
+
+def _own(state: Any) -> Any:
+  """A session's own keys: what ``dest`` must reproduce (both stores keep only those per row)."""
+  if not isinstance(state, dict):
+    return state
+  return {k: v for k, v in state.items() if not k.startswith(PREFIXES)}
+
+
+def _others(view: Optional[dict], app: str, user: str) -> dict[str, Any]:
+  """Everything in a view that belongs to someone else (app state left out: see module doc)."""
+  view = view or {}
+  return {
+      "sessions": [s for s in view.get("sessions", [])
+                   if (s["app"], s["user"]) != (app, user)],
+      "user_states": [u for u in view.get("user_states", [])
+                      if (u["app"], u["user"]) != (app, user) and u["state"]],
+  }
+
+
+def _per_run(runs: list[CopyRun], verdict: Callable[[CopyRun], Optional[str]],
+             success: str) -> tuple[float, str]:
+  if not runs:
+    return 0, "no scenario to judge"
+  problems = [f"{r.label}: {why}" for r in runs if (why := verdict(r)) is not None]
+  if not problems:
+    return 1, success
+  return 1 - len(problems) / len(runs), "; ".join(problems)
+
+
+def _failed(run: CopyRun) -> Optional[str]:
+  """Why nothing can be judged in a run, if so."""
+  if run.dest_after is None:
+    return "dest cannot be read back"
+  return None
+
+
+def _short(text: str, size: int = 24) -> str:
+  return text if len(text) <= size else text[:size] + f"... ({len(text)} characters)"
+
+
+def _event_difference(want: list[dict], got: list[dict]) -> str:
+  """Why a copied session's events differ from the source's, in a few words."""
+  if len(got) != len(want):
+    if got[: len(want)] == want:
+      return f"{len(got) - len(want)} event(s) more than the source"
+    return f"{len(got)} event(s) where the source has {len(want)}"
+  for number, (w, g) in enumerate(zip(want, got), start=1):
+    if not same(w, g):
+      fields = sorted(k for k in set(w) | set(g) if not same(w.get(k), g.get(k)))
+      return (f"event {number} differs in {', '.join(fields)}: append each event as the "
+              "source stores it (same id, timestamp, invocation id, parts, actions)")
+  return "the events differ"
+
+
+# --- checks -----------------------------------------------------------------------------------------
+
 @check(2)
 def sessions_copied(trial: CopyTrial) -> tuple[float, str]:
-  """Every session of the user exists in ``dest`` with the same id, and no other."""
-  wanted, got = set(trial.source_user), set(trial.dest_user)
-  if wanted == got:
-    return 1, f"all {len(wanted)} sessions copied with their ids"
-  if wanted < got:
-    extra = ", ".join(sorted(got - wanted))
-    return 0.5, (f"all {len(wanted)} sessions copied, but dest also holds {extra} for this "
-                 "user, which the source does not have: a copy adds no sessions of its own "
-                 "(delete any session you create only to write state)")
-  if len(got) == len(wanted):
-    return 0.5, ("the right number of sessions, but with new ids: pass session_id= to "
-                 "create_session so that links and --resume keep working")
-  return 0, f"{len(wanted & got)} of {len(wanted)} sessions found in dest under their id"
+  """Every session of the user is in ``dest`` under its id, and no session of the user that
+  neither store had before."""
+  def verdict(run: CopyRun) -> Optional[str]:
+    if (why := _failed(run)) is not None:
+      return why
+    want = _sessions(run.source_before, run.app, run.user)
+    had = _sessions(run.dest_before, run.app, run.user)
+    got = _sessions(run.dest_after, run.app, run.user)
+    missing = sorted(set(want) - set(got))
+    extra = sorted(set(got) - set(want) - set(had))
+    if missing:
+      return (f"{len(missing)} of {len(want)} sessions are not in dest under their id "
+              f"({', '.join(_short(m) for m in missing[:3])}): pass session_id= to create_session")
+    if extra:
+      return (f"dest also holds {', '.join(_short(e) for e in extra[:3])} for this user, which "
+              "the source does not have: a copy adds no sessions of its own (delete any session "
+              "you create only to write state)")
+    return None
 
-
-def _event_difference(source: list[tuple], dest: list[tuple]) -> str:
-  """Why one copied session's events differ from the source's, in a few words."""
-  if dest[: len(source)] == source and len(dest) > len(source):
-    return (f"{len(dest) - len(source)} event(s) more than the source: a copy adds no "
-            "events of its own")
-  if [e[0] for e in dest] == [e[0] for e in source]:
-    return ("the same events, changed (text or state_delta): append each event as the "
-            "source stores it")
-  return f"{len(dest)} event(s) where the source has {len(source)}"
+  return _per_run(trial.copies(), verdict, "every session is in dest under its id, none added")
 
 
 @check(3)
 def events_copied(trial: CopyTrial) -> tuple[float, str]:
-  """Each copied session holds the source's events, same ids and contents, in order."""
-  matching = [sid for sid, view in trial.source_user.items()
-              if sid in trial.dest_user and trial.dest_user[sid].events == view.events]
-  total = len(trial.source_user)
-  if len(matching) == total:
-    count = sum(len(v.events) for v in trial.source_user.values())
-    return 1, f"all {count} events copied, in order"
-  copied = sum(len(v.events) for v in trial.dest_user.values())
-  reasons = [f"{sid}: {_event_difference(view.events, trial.dest_user[sid].events)}"
-             for sid, view in sorted(trial.source_user.items())
-             if sid in trial.dest_user and trial.dest_user[sid].events != view.events
-             and trial.dest_user[sid].events]
-  if reasons:
-    return len(matching) / total, (
-        f"events match in {len(matching)} of {total} sessions; " + "; ".join(reasons))
-  return len(matching) / total, (
-      f"events match in {len(matching)} of {total} sessions ({copied} events in dest): "
-      "list_sessions returns sessions without events; read each one with get_session and "
-      "append its events in order")
+  """Each copied session holds the source's events, in order, equal in every field: id,
+  timestamp, invocation id, author, function calls and responses, actions, metadata."""
+  def verdict(run: CopyRun) -> Optional[str]:
+    if (why := _failed(run)) is not None:
+      return why
+    want = _sessions(run.source_before, run.app, run.user)
+    got = _sessions(run.dest_after, run.app, run.user)
+    wrong = [f"{_short(sid)}: {_event_difference(s['events'], got[sid]['events'])}"
+             for sid, s in sorted(want.items())
+             if sid in got and not same(s["events"], got[sid]["events"])]
+    missing = [sid for sid in want if sid not in got]
+    if missing and not wrong:
+      return "sessions are missing, so their events are (see sessions_copied)"
+    if wrong:
+      return "; ".join(wrong[:2]) + ("" if len(wrong) <= 2 else f"; and {len(wrong) - 2} more")
+    return None
+
+  return _per_run(trial.copies(), verdict, "every event copied exactly, in order")
 
 
 @check(2)
 def session_state_copied(trial: CopyTrial) -> tuple[float, str]:
-  """Each copied session has the source session's own state (keys without a prefix)."""
-  same = [sid for sid, view in trial.source_user.items()
-          if sid in trial.dest_user and trial.dest_user[sid].own_state == view.own_state]
-  total = len(trial.source_user)
-  if len(same) == total:
-    return 1, "each session's own state is the same as in the source"
-  return len(same) / total, (
-      f"session state matches in {len(same)} of {total} sessions: keys set when a session "
-      "was created appear in no event, so pass the session's state to create_session")
+  """Each copied session has the source session's own state (keys without a prefix), exactly."""
+  def verdict(run: CopyRun) -> Optional[str]:
+    if (why := _failed(run)) is not None:
+      return why
+    want = _sessions(run.source_before, run.app, run.user)
+    got = _sessions(run.dest_after, run.app, run.user)
+    wrong = sorted(sid for sid, s in want.items()
+                   if sid in got and not same(_own(s["state"]), _own(got[sid]["state"])))
+    if wrong:
+      return (f"{len(wrong)} of {len(want)} sessions have another own state: keys set when a "
+              "session was created appear in no event, so give the session its state when "
+              "you create it")
+    if any(sid not in got for sid in want):
+      return "sessions are missing (see sessions_copied)"
+    return None
+
+  return _per_run(trial.copies(), verdict, "each session's own state is the source's")
 
 
-@check(2)
-def user_state_copied(trial: CopyTrial) -> tuple[float, str]:
-  """``dest``'s user state has every key of the source's, with the same value for the keys
-  written once (the keys written from several sessions are ``user_state_latest``'s)."""
-  want, got = trial.source_user_state, trial.dest_user_state
-  missing = sorted(k for k in want if k not in got)
-  extra = sorted(k for k in got if k not in want)
-  wrong = sorted(k for k in want if k in got and k not in CONTESTED and got[k] != want[k])
-  if not (missing or extra or wrong):
-    return 1, f"every user-state key copied ({', '.join(sorted(want))})"
-  problems = []
-  if missing:
-    problems.append(f"missing {', '.join(missing)}")
-  if wrong:
-    problems.append(f"different values for {', '.join(wrong)}")
-  if extra:
-    problems.append(f"keys the source does not have: {', '.join(extra)}")
-  return 0, (f"user state: {'; '.join(problems)}. Read it with source.get_user_state and write "
-             "it with user:-prefixed keys (a key set at creation, like plan, is in no event)")
-
-
-@check(2)
+@check(3)
 def user_state_latest(trial: CopyTrial) -> tuple[float, str]:
-  """User keys written from several sessions keep their latest value, even though the
-  session updated last holds an older write."""
-  want, got = trial.source_user_state, trial.dest_user_state
-  wrong = [k for k in CONTESTED if got.get(k) != want.get(k)]
-  if not wrong:
-    values = ", ".join(f"{k}={want.get(k)!r}" for k in CONTESTED)
-    return 1, f"the latest values won ({values})"
-  if all(k not in got for k in wrong):
-    return 0, (f"{', '.join(wrong)} missing from dest's user state, so their latest values "
-               "cannot be there (see user_state_copied)")
-  found = ", ".join(f"{k} is {got[k]!r} instead of {want.get(k)!r}" if k in got
-                    else f"{k} is missing (the source has {want.get(k)!r})" for k in wrong)
-  return 0, (f"{found}: appending an event replays its state_delta, so an older session's "
-             "user: write can overwrite a newer one, whatever order the sessions are copied "
-             "in. Write the source's user state once more after the last event: "
-             "create_session(state={'user:...': ...}) writes it without adding an event, "
-             "and delete_session keeps user state")
+  """Every user-state key of the source has the source's current value in ``dest``, exactly,
+  although replayed events write older values (the session updated last holds older writes)."""
+  def verdict(run: CopyRun) -> Optional[str]:
+    if (why := _failed(run)) is not None:
+      return why
+    want = _user_state(run.source_before, run.app, run.user)
+    got = _user_state(run.dest_after, run.app, run.user)
+    old = _user_state(run.dest_before, run.app, run.user)
+    missing = sorted(k for k in want if k not in got)
+    wrong = sorted(k for k in want if k in got and not same(want[k], got[k]))
+    stale = [k for k in wrong if k in old and same(old[k], got[k])]
+    wrong = [k for k in wrong if k not in stale]
+    if not (missing or wrong or stale):
+      return None
+    problems = []
+    if missing:
+      problems.append(f"missing {', '.join(missing)} (a key set when a session was created is "
+                      "in no event)")
+    if stale:
+      problems.append(f"{', '.join(stale)} still has the value dest had before: the source's "
+                      "value was never written")
+    if wrong:
+      shown = ", ".join(f"{k} is {json.dumps(got[k])[:60]} instead of {json.dumps(want[k])[:60]}"
+                        for k in wrong[:2])
+      problems.append(f"{shown}: appending an event replays its state_delta with the values of "
+                      "its time, whatever order the sessions are copied in; write the source's "
+                      "user state once more after the last event")
+    return "; ".join(problems)
+
+  return _per_run(trial.copies(), verdict, "the user state in dest is the source's, latest values")
 
 
-@check(1, needs_action=True)
-def only_that_user(trial: CopyTrial) -> tuple[float, str]:
-  """No other user of the source was copied."""
-  if not trial.dest_other_users:
-    return 1, "only the requested user was copied"
-  return 0, (f"other users were copied too ({', '.join(trial.dest_other_users)}): pass "
-             "user_id= to list_sessions")
+@check(2, needs_action=True)
+def dest_user_data_kept(trial: CopyTrial) -> tuple[float, str]:
+  """What ``dest`` held for this user and the source does not have is still there: their own
+  sessions (with events and state) and user-state keys."""
+  def verdict(run: CopyRun) -> Optional[str]:
+    if (why := _failed(run)) is not None:
+      return why
+    source_ids = set(_sessions(run.source_before, run.app, run.user))
+    had = {sid: s for sid, s in _sessions(run.dest_before, run.app, run.user).items()
+           if sid not in source_ids}
+    got = _sessions(run.dest_after, run.app, run.user)
+    lost = sorted(sid for sid, s in had.items() if sid not in got or not same(s, got[sid]))
+    source_keys = _user_state(run.source_before, run.app, run.user)
+    old_keys = _user_state(run.dest_before, run.app, run.user)
+    new_keys = _user_state(run.dest_after, run.app, run.user)
+    lost_keys = sorted(k for k in old_keys if k not in source_keys
+                       and (k not in new_keys or not same(old_keys[k], new_keys[k])))
+    problems = []
+    if lost:
+      problems.append(f"the user's own session(s) {', '.join(_short(s) for s in lost)} in dest "
+                      "were removed or changed")
+    if lost_keys:
+      problems.append(f"user-state keys only dest had are gone or changed "
+                      f"({', '.join(lost_keys)})")
+    if problems:
+      return "; ".join(problems) + ": a copy adds to dest, it never clears it"
+    return None
+
+  return _per_run(trial.copies(), verdict,
+                  "this user's sessions and keys that only dest had are intact")
 
 
-@check(1, needs_action=True)
+@check(2, needs_action=True)
 def dest_others_untouched(trial: CopyTrial) -> tuple[float, str]:
-  """What ``dest`` already held for other users is unchanged."""
-  if trial.other_after == trial.other_before:
-    return 1, "dest's existing users are unchanged"
-  return 0, "an existing user of dest was changed or removed: only add the copied user's data"
+  """Other users of ``dest`` (ids sharing a prefix included) and the same user id in other
+  apps are unchanged, and no other user was copied."""
+  def verdict(run: CopyRun) -> Optional[str]:
+    if (why := _failed(run)) is not None:
+      return why
+    before = _others(run.dest_before, run.app, run.user)
+    after = _others(run.dest_after, run.app, run.user)
+    if same(before, after):
+      return None
+    old = {(s["app"], s["user"]) for s in before["sessions"]}
+    added = sorted({(s["app"], s["user"]) for s in after["sessions"]} - old)
+    if added:
+      return (f"other users were copied too ({', '.join(f'{u!r} in {a!r}' for a, u in added)}): "
+              "copy exactly (app_name, user_id), nothing that merely starts like it")
+    return ("data of other users or apps in dest changed: only add the copied user's data, "
+            "in the app you are given")
+
+  return _per_run(trial.copies() + trial.refusals(), verdict,
+                  "other users and apps in dest are unchanged")
 
 
 @check(1, needs_action=True)
 def source_untouched(trial: CopyTrial) -> tuple[float, str]:
-  """The source file is unchanged: a copy, not a move."""
-  if trial.source_rows_after == trial.source_rows_before:
-    return 1, "the source is unchanged"
-  return 0, "the source file changed: copy_user_to must only read from source"
+  """The source is unchanged: a copy, not a move."""
+  def verdict(run: CopyRun) -> Optional[str]:
+    if run.source_after is None or not same(run.source_after, run.source_before):
+      return "the source changed: copy_user_to only reads from source"
+    return None
+
+  return _per_run(trial.runs, verdict, "every source is unchanged")
+
+
+@check(1)
+def refuses_what_postgres_cannot_hold(trial: CopyTrial) -> tuple[float, str]:
+  """Data PostgreSQL cannot hold (a 200-character session id, U+0000 in a value) is refused
+  with ``ValueError``, not left to fail in the driver."""
+  def verdict(run: CopyRun) -> Optional[str]:
+    raised = run.raised
+    if raised is None:
+      return "no ValueError was raised (did the copy succeed partly, or fail silently?)"
+    if not raised["value_error"]:
+      return (f"{raised['type']} was raised instead of ValueError: check what PostgreSQL "
+              "cannot hold before writing, and say what does not fit")
+    return None
+
+  fraction, feedback = _per_run(trial.refusals(), verdict, "")
+  if fraction == 1:
+    messages = "; ".join(f"{r.label}: {r.raised['message'][:150]!r}" for r in trial.refusals()
+                         if r.raised)
+    return 1, f"refused with ValueError ({messages})"
+  return fraction, feedback
+
+
+@check(2, needs_action=True)
+def no_half_copy(trial: CopyTrial) -> tuple[float, str]:
+  """When the data cannot be copied whole, ``dest`` is left exactly as it was: no session,
+  event or user-state key of the user written before the problem was found."""
+  def verdict(run: CopyRun) -> Optional[str]:
+    if (why := _failed(run)) is not None:
+      return why
+    before = {k: v for k, v in (run.dest_before or {}).items() if k != "app_states"}
+    after = {k: v for k, v in (run.dest_after or {}).items() if k != "app_states"}
+    # A user_states row with nothing in it is no data (DatabaseSessionService creates one).
+    for view in (before, after):
+      view["user_states"] = [u for u in view.get("user_states", []) if u["state"]]
+    if same(before, after):
+      return None
+    copied = (len(_sessions(run.dest_after, run.app, run.user))
+              - len(_sessions(run.dest_before, run.app, run.user)))
+    return (f"dest changed before the copy failed ({copied} session(s) of the user added): "
+            "read and check everything first, then write")
+
+  return _per_run(trial.refusals(), verdict, "dest is untouched when the copy is refused")
 
 
 EXERCISE = Exercise(
@@ -321,6 +753,12 @@ EXERCISE = Exercise(
     lesson="03_postgres",
     signature="async def copy_user_to(source, dest, app_name: str, user_id: str) -> None",
     is_async=True,
-    **legacy_phases(run_trial, (sessions_copied, events_copied, session_state_copied, user_state_copied,
-            user_state_latest, only_that_user, dest_others_untouched, source_untouched)),
+    checks=(sessions_copied, events_copied, session_state_copied, user_state_latest,
+            dest_user_data_kept, dest_others_untouched, source_untouched,
+            refuses_what_postgres_cannot_hold, no_half_copy),
+    prepare=prepare,
+    act=act,
+    observe=observe,
+    needs_postgres=True,
+    cleanup=cleanup,
 )
