@@ -1,0 +1,16 @@
+"""A correct submission: it must keep full marks whatever its classmates do."""
+
+import sqlite3
+
+
+async def forget_user(service, db_path, app_name, user_id):
+    listed = await service.list_sessions(app_name=app_name, user_id=user_id)
+    for session in listed.sessions:
+        await service.delete_session(app_name=app_name, user_id=user_id,
+                                     session_id=session.id)
+    connection = sqlite3.connect(db_path)
+    connection.execute("DELETE FROM user_states WHERE app_name = ? AND user_id = ?",
+                       (app_name, user_id))
+    connection.commit()
+    connection.execute("VACUUM")
+    connection.close()

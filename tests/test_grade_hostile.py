@@ -1,0 +1,212 @@
+"""A hostile class graded end to end: every attack of issue 9, and more of the same kinds.
+
+The class is ``tests/hostile/`` (one file per student, each saying what it tries) plus what
+cannot live in git (file names with control characters, a 20 MB source), made here. The
+grader runs as a separate process, as an instructor would run it, with fake secrets planted
+in its environment and in ``~/.pgpass``. The test then checks the grades (victims keep full
+marks, attackers get what they earned), that no planted secret is in any output, that no
+process of the grading survives, that the course code and the submissions are unchanged and
+that nothing was written outside the grader's scratch folder.
+
+``test_the_reader_does_find_secrets_without_the_sandbox`` runs the (read-only) spy with the
+sandbox off: it then finds the secret and the solution, so the assertions above can fail.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import os
+import re
+import secrets
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from adkcourse.grade.checks import get_exercise
+from adkcourse.grade.hygiene import escape_id
+from adkcourse.grade.sandbox import SandboxUnavailable, detect
+
+ROOT = Path(__file__).resolve().parent.parent
+HOSTILE = ROOT / "tests" / "hostile"
+FULL = get_exercise("forget_user").max_score
+# What each student of tests/hostile earns: victims and "wrongly zero" cases full marks,
+# attackers what their (lack of) work is worth.
+EXPECTED = {
+    "victim_script": FULL, "victim_notebook": FULL,
+    "spoof_exit": 0, "spoof_patch": 0, "spoof_types": 0,
+    "reader": 0, "harmer": 0, "forge_page": 0,
+    "outlives": FULL, "hog_disk": FULL, "hog_memory": FULL,
+    "time_magic": FULL, "continuation": FULL, "nested_defs": FULL, "interrupted": FULL,
+    "UPPER": FULL, ".hidden": FULL, "nbformat3": 0,
+}
+# Student ids (file names) that are injections, each a copy of a correct submission.
+INJECTED_IDS = ["=HYPERLINK(\"evil\";\"y\")", "+plus", "-minus", "@at", "tab\tid",
+                "new\nline", "esc\x1b[31mred", "bidi\u202eyxp", "cr\rid"]
+MARKERS = ("hostile-outlives-9c2d", "hostile-disk-41aa", "HOSTILE-BACKDOOR-5f1e")
+
+
+@pytest.fixture(scope="module")
+def isolation_available():
+  try:
+    detect("bwrap").close()
+  except SandboxUnavailable as error:  # CI installs bubblewrap: a failure, never a skip
+    pytest.fail(f"bubblewrap is required for the hostile class: {error}")
+
+
+def _digest(folder: Path) -> dict[str, str]:
+  return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+          for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _write_class(folder: Path) -> None:
+  shutil.copytree(HOSTILE, folder, ignore=shutil.ignore_patterns("conftest.py", "__pycache__"))
+  victim = (HOSTILE / "victim_script.py").read_text()
+  for student in INJECTED_IDS:
+    (folder / f"{student}.py").write_text(victim)
+  lines = ["BIG = 1"] * 3_000_000  # ~21 MB of definitions: the grader must not choke on it
+  (folder / "huge_source.py").write_text("\n".join(lines) + "\n" + victim)
+
+
+def _grade(folder: Path, tmp: Path, planted: str, *extra: str) -> tuple[subprocess.CompletedProcess,
+                                                                       Path, Path, Path]:
+  home, scratch = tmp / "home", tmp / "scratch"
+  home.mkdir()
+  scratch.mkdir()
+  (home / ".pgpass").write_text(f"db.example.org:5432:*:teacher:{planted}-pgpass\n")
+  env = {**os.environ, "HOME": str(home), "ADKCOURSE_SCRATCH": str(scratch),
+         "PGPASSWORD": f"{planted}-pgpassword", "AWS_SECRET_ACCESS_KEY": f"{planted}-aws",
+         "SOME_VENDOR_TOKEN_NOBODY_LISTED": f"{planted}-vendor"}
+  out = tmp / "results" / "gradebook.csv"
+  command = [sys.executable, "-m", "adkcourse.grade", "forget_user", str(folder), "--out",
+             str(out), "--timeout", "8", "--memory-mb", "512", "--no-progress", *extra]
+  done = subprocess.run(command, capture_output=True, env=env, cwd=tmp, timeout=400)
+  return done, out, tmp / "results" / "gradebook-feedback", scratch
+
+
+def _processes_mentioning(*needles: str) -> list[str]:
+  found = []
+  for pid in os.listdir("/proc"):
+    if not pid.isdigit() or int(pid) == os.getpid():
+      continue
+    for part in ("cmdline", "environ"):
+      try:
+        data = Path(f"/proc/{pid}/{part}").read_bytes()
+      except OSError:
+        continue
+      if any(n.encode() in data for n in needles):
+        found.append(f"{pid}: {data[:200]!r}")
+  return found
+
+
+def test_a_hostile_class_is_graded_correctly(tmp_path, isolation_available):
+  planted = f"PLANTED{secrets.token_hex(8)}"  # letters and digits: the same once escaped
+  folder = tmp_path / "submissions"
+  _write_class(folder)
+  submissions_before = _digest(folder)
+  course_before = {p: p.read_bytes() for p in (ROOT / "adkcourse").rglob("*.py")}
+  started = time.monotonic()
+  done, out, pages, scratch = _grade(folder, tmp_path, planted)
+  elapsed = time.monotonic() - started
+  stdout, stderr = done.stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace")
+  assert done.returncode == 0, stderr[-3000:]
+
+  # -- grades: victims and "wrongly zero" cases keep full marks, attackers get nothing extra
+  text = out.read_text(encoding="utf-8")
+  rows = list(csv.DictReader(io.StringIO(text)))
+  scores = {r["student"]: float(r["score"]) for r in rows}
+  expected = {**EXPECTED, "huge_source": 0,
+              **{escape_id(s) if not escape_id(s).startswith(("=", "+", "-", "@")) else
+                 "'" + escape_id(s): FULL for s in INJECTED_IDS}}
+  assert scores == expected, {k: (scores.get(k), v) for k, v in expected.items()
+                              if scores.get(k) != v}
+  assert {r["max_score"] for r in rows} == {f"{FULL:g}"}
+  feedback = {r["student"]: r["feedback"] for r in rows}
+  assert "unsupported notebook format (nbformat 3)" in feedback["nbformat3"]
+  assert "save it again, as nbformat 4" in feedback["nbformat3"]
+  assert "more than the 2,000,000 the grader reads" in feedback["huge_source"]
+  assert "memory limit" in feedback["hog_memory"]
+  assert "raised KeyboardInterrupt" in feedback["interrupted"]
+  assert "without a readable report" in feedback["harmer"]  # it killed its own sandbox
+  assert "isolation: bubblewrap" in stdout and "OFF" not in stdout
+
+  # -- injection: one line per student, no formula, no control character anywhere
+  assert len(text.splitlines()) == len(rows) + 1
+  for row in rows:
+    for cell in row.values():
+      assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), cell
+      assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f\u202e]", cell), cell
+  assert "\x1b" not in stdout and "\u202e" not in stdout
+  table = stdout.split("\n\n")[0].splitlines()
+  assert len(table) == len(rows) + 2  # header, rule, one line per student
+  page_files = sorted(p.name for p in pages.iterdir())
+  assert len(page_files) == len(rows)
+  assert all(re.fullmatch(r"[A-Za-z0-9_-][A-Za-z0-9._-]*\.md", name) for name in page_files)
+  forged = (pages / "forge_page.md").read_text(encoding="utf-8")
+  head, _, printed = forged.partition("## What your code printed")
+  assert head.count("Score:") == 1 + head.count("Score: 13 / 13")  # the real one, + as text
+  assert head.startswith("# forget\\_user: feedback for forge\\_page\n\n**Score: 0 / 13**")
+  assert not re.search(r"^#+ Score|^\| all \| 13|(?<!\\)<(script|img)|\x1b|\u202e|"
+                       r"\*\*Score: 13", head, re.M)
+  assert "\\<script\\>" in head  # shown, escaped
+  fence = printed.splitlines()[2]  # what it printed: one block, closed by its own fence
+  assert re.fullmatch(r"~{4,}text", fence) and printed.rstrip().endswith("\n" + fence[:-4])
+  assert printed.count(fence[:-4]) == 2 and "\x1b" not in printed
+
+  # -- reading what it must not: nothing planted, no solution, no classmate
+  every_output = [text, stdout, stderr] + [p.read_text(encoding="utf-8")
+                                          for p in pages.iterdir()]
+  for blob in every_output:
+    assert planted not in blob
+  reader = (pages / "reader.md").read_text(encoding="utf-8")
+  assert "found: []" in reader and "FOUND" not in reader
+  assert "spoof" not in reader and "victim" not in reader  # no classmate file or folder
+
+  # -- nothing survives, nothing changed, nothing left outside the scratch folder
+  time.sleep(0.5)
+  assert _processes_mentioning(*MARKERS, str(scratch)) == []
+  assert _digest(folder) == submissions_before
+  for path, data in course_before.items():
+    if path.exists():  # (another engineer may be editing the course: only the marker counts)
+      assert b"HOSTILE-BACKDOOR" not in path.read_bytes(), path
+  site = Path(shutil.which("python") or sys.executable)  # noqa: F841 - for the message
+  import google.adk
+
+  packages = Path(google.adk.__file__).resolve().parents[2]
+  assert not (packages / "sitecustomize.py").exists()
+  assert not (packages / "zz_backdoor.pth").exists()
+  assert b"HOSTILE-BACKDOOR" not in Path(google.adk.__file__).read_bytes()
+  assert list(scratch.iterdir()) == []
+  for place in (Path("/tmp"), Path("/dev/shm"), Path("/var/tmp"), tmp_path / "home", ROOT,
+                Path("/")):
+    if place.is_dir():
+      assert not [p for p in place.iterdir() if "hostile" in p.name], place
+  assert out.read_text(encoding="utf-8") == text  # nobody rewrote the gradebook
+  assert elapsed < 180, f"the hostile class took {elapsed:.0f} s"
+
+
+def test_the_reader_does_find_secrets_without_the_sandbox(tmp_path):
+  """The control: with isolation off, the same (read-only) spy reads the planted secret and
+  the reference solution, and its page says isolation was off."""
+  planted = f"PLANTED{secrets.token_hex(8)}"  # letters and digits: the same once escaped
+  folder = tmp_path / "submissions"
+  folder.mkdir()
+  shutil.copy(HOSTILE / "reader.py", folder / "reader.py")
+  shutil.copy(HOSTILE / "victim_script.py", folder / "victim_script.py")
+  done, out, pages, _ = _grade(folder, tmp_path, planted, "--sandbox", "none")
+  stdout = done.stdout.decode("utf-8", "replace")
+  assert done.returncode == 0, done.stderr.decode()[-2000:]
+  page = (pages / "reader.md").read_text(encoding="utf-8")
+  assert planted in page  # the grader's environment or ~/.pgpass, read through /proc
+  assert "FOUND solution file" in page or "FOUND solution import" in page
+  assert "victim" in page  # it listed and read the submissions folder
+  rows = {r["student"]: float(r["score"]) for r in csv.DictReader(out.open())}
+  assert rows["reader"] == FULL  # with the solution it found
+  assert "Isolation was OFF" in page and "Isolation was OFF" in (
+      pages / "victim_script.md").read_text(encoding="utf-8")
+  assert "WARNING: isolation was OFF" in stdout
