@@ -1,5 +1,6 @@
 """The class grader end to end: a folder of mixed submissions (correct, partial, broken,
-hostile) graded in one command, with the expected scores, files and exit statuses."""
+hostile) graded in one command, with the expected scores, files and exit statuses; the
+command's refusals (bad paths, no sandbox); and what reaches a submission's environment."""
 
 from __future__ import annotations
 
@@ -15,17 +16,21 @@ from adkcourse.grade.__main__ import main
 from adkcourse.grade.demo import KINDS, write_class, write_submission
 from adkcourse.grade.runner import find_submissions, grade_all
 
+ROOT = Path(__file__).resolve().parent.parent
+
 
 def read_gradebook(path: Path) -> list[dict[str, str]]:
   with path.open(newline="") as stream:
     return list(csv.DictReader(stream))
 
 
-def test_a_mixed_class_gets_the_expected_scores(tmp_path, capsys):
+def test_a_mixed_class_gets_the_expected_scores(tmp_path, capsys, monkeypatch):
+  scratch = tmp_path / "scratch"
+  monkeypatch.setenv("ADKCOURSE_SCRATCH", str(scratch))
   expected = write_class(tmp_path / "submissions")
   out = tmp_path / "results" / "gradebook.csv"
   status = main(["forget_user", str(tmp_path / "submissions"), "--out", str(out),
-                 "--timeout", "3", "--no-progress"])
+                 "--timeout", "4", "--memory-mb", "1024", "--no-progress"])
   assert status == 0
   rows = read_gradebook(out)
   assert list(rows[0]) == ["student", "exercise", "score", "max_score", "feedback"]
@@ -38,58 +43,44 @@ def test_a_mixed_class_gets_the_expected_scores(tmp_path, capsys):
   assert "no function named `forget_user`" in feedback["no_function"]
   assert "`async def`" in feedback["sync_def"]
   assert "RuntimeError: not finished" in feedback["raises"]
-  assert "did not finish within" in feedback["loops_forever"]
-  assert "stopped after 3 s (the time limit)" in feedback["ignores_the_alarm"]
+  assert "at the time limit (4 s" in feedback["ignores_the_alarm"]
   assert "sys.exit(1)" in feedback["calls_sys_exit"]
-  assert "printed 10,050,000 characters" in feedback["prints_megabytes"]
   assert "exit status 3" in feedback["kills_its_process"]
   assert "MemoryError" in feedback["eats_memory"]
   assert "imported, not defined" in feedback["imports_the_solution"]
   assert "other_users_untouched (0/2)" in feedback["hostile_wipes_everyone"]
-  assert "user_state_removed (0/3)" in feedback["api_only"]
-  # the same table is printed
+  assert "user_state_removed (0/2)" in feedback["api_only"]
+  # the same table is printed, and how the submissions were isolated
   printed = capsys.readouterr().out
   for student in expected:
     assert student in printed
   assert printed.splitlines()[0].split() == ["student", "exercise", "score", "max_score",
                                              "feedback"]
   assert f"{len(expected)} submissions graded" in printed
+  assert "isolation: bubblewrap" in printed
   # one feedback page per student, next to the gradebook by default
   pages = sorted((tmp_path / "results" / "gradebook-feedback").glob("*.md"))
   assert [p.stem for p in pages] == sorted(expected)
   page = (tmp_path / "results" / "gradebook-feedback" / "api_only.md").read_text()
-  assert "**Score: 10 / 13**" in page and "| user_state_removed | 3 | 0 |" in page
+  assert "**Score: 8 / 13**" in page and "| user\\_state\\_removed | 2 | 0 |" in page
   printed_page = (tmp_path / "results" / "gradebook-feedback" / "prints_megabytes.md").read_text()
-  assert "What your code printed (first 4,000 of" in printed_page
-
-
-def test_scratch_folders_are_removed_and_nothing_lands_elsewhere(tmp_path):
-  write_class(tmp_path / "subs", ("correct_script", "hostile_wipes_everyone"))
-  scratch = tmp_path / "scratch"
-  scratch.mkdir()
-  before = set(Path.cwd().iterdir())
-  graded = grade_all("forget_user", find_submissions(tmp_path / "subs"), progress=False,
-                     scratch=scratch)
-  assert [g.report.score for g in graded] == [13, 8]
+  assert "What your code printed (first 4,000 of 20,100,000 bytes)" in printed_page
+  # nothing is left in the scratch folder, nothing lands in the working folder
   assert list(scratch.iterdir()) == []
-  assert set(Path.cwd().iterdir()) == before
+  assert not (Path.cwd() / "checks").exists()
 
 
-def test_each_student_runs_in_its_own_folder_without_secrets(tmp_path, monkeypatch):
-  monkeypatch.setenv("GOOGLE_API_KEY", "do-not-leak")
-  spy = ("import os\n\nasync def forget_user(service, db_path, app_name, user_id):\n"
-         "    print('cwd', os.getcwd())\n    print('home', os.environ['HOME'])\n"
-         "    print('db', db_path)\n    print('key', 'GOOGLE_API_KEY' in os.environ)\n")
-  for student in ("ann", "ben"):
-    (tmp_path / f"{student}.py").write_text(spy)
-  graded = grade_all("forget_user", find_submissions(tmp_path), progress=False)
-  seen = {}
-  for g in graded:
-    lines = dict(line.split(" ", 1) for line in g.output.splitlines())
-    assert lines["key"] == "False"
-    assert lines["home"].startswith(lines["cwd"]) and lines["db"].startswith(lines["cwd"])
-    seen[g.student] = lines["cwd"]
-  assert seen["ann"] != seen["ben"]
+def test_without_sandbox_the_scores_are_the_same_and_every_page_says_so(tmp_path, capsys):
+  kinds = ("correct_notebook", "api_only", "raises", "kills_its_process")
+  expected = write_class(tmp_path / "subs", kinds)
+  out = tmp_path / "gb.csv"
+  assert main(["forget_user", str(tmp_path / "subs"), "--out", str(out), "--no-progress",
+               "--sandbox", "none"]) == 0
+  assert {r["student"]: float(r["score"]) for r in read_gradebook(out)} == expected
+  printed = capsys.readouterr().out
+  assert "isolation: OFF" in printed and "WARNING: isolation was OFF" in printed
+  for page in (tmp_path / "gb-feedback").glob("*.md"):
+    assert page.read_text().startswith("> **Isolation was OFF"), page.name
 
 
 PLANTED = {  # what an instructor's shell may hold; none of it may reach a feedback page
@@ -102,8 +93,8 @@ PLANTED = {  # what an instructor's shell may hold; none of it may reach a feedb
 }
 
 
-@pytest.mark.parametrize("fork", [True, False], ids=["fork", "spawn"])
-def test_a_submission_printing_its_environment_leaks_no_secret(tmp_path, monkeypatch, fork):
+@pytest.mark.parametrize("sandbox", ["bwrap", "none"])
+def test_a_submission_sees_only_its_own_folder_and_no_secret(tmp_path, monkeypatch, sandbox):
   from adkcourse.grade.gradebook import feedback_page
 
   for name, value in PLANTED.items():
@@ -111,37 +102,37 @@ def test_a_submission_printing_its_environment_leaks_no_secret(tmp_path, monkeyp
   monkeypatch.setenv("LC_ALL", "C.UTF-8")
   spy = ("import os\n\nprint(sorted(os.environ.items()))\n\n"
          "async def forget_user(service, db_path, app_name, user_id):\n"
+         "    print('cwd', os.getcwd())\n    print('db', db_path)\n"
          "    for name, value in sorted(os.environ.items()):\n"
          "        print(f'{name}={value}')\n")
   (tmp_path / "subs").mkdir()
-  (tmp_path / "subs" / "spy.py").write_text(spy)
-  [graded] = grade_all("forget_user", find_submissions(tmp_path / "subs"), progress=False,
-                       fork=fork, time_limit=20)
-  page = feedback_page(graded)
-  assert "PATH=" in graded.output and "LC_ALL=C.UTF-8" in graded.output  # it did print
-  for name, value in PLANTED.items():
-    assert value not in page and f"{name}=" not in graded.output, name
-  printed = dict(line.split("=", 1) for line in graded.output.splitlines() if "=" in line
-                 and not line.startswith("["))
-  assert printed["PATH"] == os.environ["PATH"]
-  assert printed["ADKCOURSE_OFFLINE"] == "1"
-
-
-def test_spawn_mode_gives_the_same_scores(tmp_path):
-  kinds = ("correct_notebook", "api_only", "raises", "kills_its_process")
-  expected = write_class(tmp_path, kinds)
-  graded = grade_all("forget_user", find_submissions(tmp_path), progress=False, fork=False,
-                     time_limit=20)
-  assert {g.student: g.report.score for g in graded} == expected
+  for student in ("ann", "ben"):
+    (tmp_path / "subs" / f"{student}.py").write_text(spy)
+  graded = grade_all("forget_user", find_submissions(tmp_path / "subs"), progress=False,
+                     sandbox=sandbox, time_limit=20)
+  folders = set()
+  for g in graded:
+    page = feedback_page(g)
+    assert "PATH=" in g.output and "LC_ALL=C.UTF-8" in g.output  # it did print
+    for name, value in PLANTED.items():
+      assert value not in page and f"{name}=" not in g.output, name
+    printed = dict(line.split("=", 1) for line in g.output.splitlines() if "=" in line
+                   and not line.startswith(("[", "cwd", "db")))
+    assert printed["ADKCOURSE_OFFLINE"] == "1"
+    lines = dict(line.split(" ", 1) for line in g.output.splitlines()
+                 if line.startswith(("cwd ", "db ")))
+    assert lines["db"].startswith(lines["cwd"])
+    assert printed["HOME"] != os.environ["HOME"]
+    folders.add(lines["cwd"])
+  assert len(folders) == 2  # each student its own folder
 
 
 def test_other_exercises_grade_from_the_command_line(tmp_path):
-  root = Path(__file__).resolve().parent.parent
   for name in ("remember_favorite_drink", "copy_user_to"):
     folder = tmp_path / name
     folder.mkdir()
-    (folder / "reference.py").write_text((root / "solutions" / f"{name}.py").read_text())
-    (folder / "stub.py").write_text((root / "labs" / "exercises" / f"{name}.py").read_text())
+    (folder / "reference.py").write_text((ROOT / "solutions" / f"{name}.py").read_text())
+    (folder / "stub.py").write_text((ROOT / "labs" / "exercises" / f"{name}.py").read_text())
     out = tmp_path / f"{name}.csv"
     assert main([name, str(folder), "--out", str(out), "--no-progress"]) == 0
     rows = {r["student"]: r for r in read_gradebook(out)}
@@ -155,6 +146,10 @@ def test_other_exercises_grade_from_the_command_line(tmp_path):
     (["forget_user", "{empty}"], "no .ipynb or .py submissions in"),
     (["forget_user", "{dupes}"], "two submissions for student 'ann'"),
     (["forget_user", "{subs}", "--jobs", "0"], "--jobs must be at least 1"),
+    (["forget_user", "{subs}", "--out", "{link}"], "is a symbolic link"),
+    (["forget_user", "{subs}", "--out", "{empty}"], "exists and is not a regular file"),
+    (["forget_user", "{subs}", "--out", "{subs}/gb.csv"], "inside the submissions folder"),
+    (["forget_user", "{subs}", "--feedback-dir", "{link}"], "is a symbolic link"),
 ])
 def test_usage_errors_exit_2_with_a_clear_message(tmp_path, capsys, args, message):
   folders = {name: tmp_path / name for name in ("subs", "missing", "empty", "dupes")}
@@ -163,11 +158,60 @@ def test_usage_errors_exit_2_with_a_clear_message(tmp_path, capsys, args, messag
   folders["dupes"].mkdir()
   write_submission(folders["dupes"], "ann", "api_only")  # ann.ipynb
   write_submission(folders["dupes"], "ann", "correct_script")  # ann.py
-  argv = [a.format(**folders) for a in args] + ["--out", str(tmp_path / "gb.csv")]
+  target = tmp_path / "course-file.txt"
+  target.write_text("a course file")
+  folders["link"] = tmp_path / "link.csv"
+  folders["link"].symlink_to(target)
+  argv = [a.format(**folders) for a in args]
+  if "--out" not in argv:
+    argv += ["--out", str(tmp_path / "gb.csv")]
   with pytest.raises(SystemExit) as stopped:
     main(argv)
   assert stopped.value.code == 2
   assert message in capsys.readouterr().err
+  assert not (tmp_path / "gb.csv").exists()
+  assert target.read_text() == "a course file"
+
+
+def test_unreadable_and_odd_files_are_listed_not_skipped_silently(tmp_path):
+  folder = tmp_path / "subs"
+  folder.mkdir()
+  write_submission(folder, "ann", "correct_script")
+  (folder / "notes.txt").write_text("not code")
+  (folder / "BEN.PY").write_text("def forget_user(): pass\n")
+  (folder / ".carol.ipynb").write_text("{}")
+  (folder / "folder.py").mkdir()
+  (folder / "link.py").symlink_to(folder / "ann.py")
+  skipped: list[str] = []
+  found = find_submissions(folder, skipped)
+  assert [s.student for s in found] == [".carol", "BEN", "ann"]
+  assert sorted(skipped) == ["folder.py: not a regular file",
+                             "link.py: a symbolic link, not a file handed in",
+                             "notes.txt: not a .ipynb or .py file"]
+
+
+def test_a_page_that_cannot_be_written_does_not_stop_the_others(tmp_path, capsys):
+  write_class(tmp_path / "subs", ("api_only", "no_function"))
+  pages = tmp_path / "gb-feedback"
+  (pages / "api_only.md").mkdir(parents=True)  # a folder where a page goes
+  status = main(["forget_user", str(tmp_path / "subs"), "--out", str(tmp_path / "gb.csv"),
+                 "--no-progress"])
+  assert status == 1
+  assert "feedback page of api_only" in capsys.readouterr().err
+  assert (pages / "no_function.md").is_file() and (pages / "api_only.md").is_dir()
+  assert len(read_gradebook(tmp_path / "gb.csv")) == 2
+
+
+def test_without_bubblewrap_the_grader_refuses_with_instructions(tmp_path):
+  (tmp_path / "subs").mkdir()
+  write_submission(tmp_path / "subs", "zero", "raises")
+  env = {**os.environ, "PATH": "/nonexistent"}
+  done = subprocess.run([sys.executable, "-m", "adkcourse.grade", "forget_user",
+                         str(tmp_path / "subs"), "--out", str(tmp_path / "gb.csv")],
+                        capture_output=True, text=True, env=env)
+  assert done.returncode == 2
+  assert "bubblewrap cannot run here: `bwrap` is not installed" in done.stderr
+  assert "apt-get install bubblewrap" in done.stderr and "--sandbox none" in done.stderr
   assert not (tmp_path / "gb.csv").exists()
 
 
@@ -177,12 +221,13 @@ def test_module_entry_point_and_exit_status(tmp_path):
   bad = subprocess.run(command + ["forget_user", str(tmp_path / "nowhere"), "--out",
                                   str(tmp_path / "gb.csv")], capture_output=True, text=True)
   assert bad.returncode == 2 and "submissions folder not found" in bad.stderr
-  good = subprocess.run(command + ["forget_user", str(tmp_path), "--out",
-                                   str(tmp_path / "gb.csv")], capture_output=True, text=True,
+  out = tmp_path.parent / f"{tmp_path.name}-gb.csv"
+  good = subprocess.run(command + ["forget_user", str(tmp_path), "--out", str(out)],
+                        capture_output=True, text=True,
                         env={**os.environ, "ADKCOURSE_OFFLINE": "1"})
   assert good.returncode == 0, good.stderr  # grading ran, even though every score is 0
   assert "grading forget_user" in good.stderr and "100%" in good.stderr  # the progress bar
-  assert read_gradebook(tmp_path / "gb.csv")[0]["score"] == "0"
+  assert read_gradebook(out)[0]["score"] == "0"
 
 
 def test_demo_kinds_cover_the_issue_cases():

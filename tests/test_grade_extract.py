@@ -112,5 +112,58 @@ def test_keep_rules():
   assert not kept("print('hi')") and not kept("x = f()") and not kept("obj.attr = 1")
   assert not kept("for i in range(3):\n    pass") and not kept("while True:\n    pass")
   assert not kept("try:\n    run()\nexcept Exception:\n    pass")
-  assert strip_ipython("%%time\nx = 1") == ""
+  assert strip_ipython("%%bash\nls") == "" and strip_ipython("%%writefile a.py\nx = 1") == ""
+  assert strip_ipython("%%time\nx = 1") == "\nx = 1"  # a Python cell magic: the body stays
   assert strip_ipython("x = 1\n  !ls\n%pwd") == "x = 1\n\n"
+  assert strip_ipython("files = !ls\nx, y = %who_ls") == "\n"
+
+
+def test_continuation_lines_that_start_like_magics_are_python():
+  source = ("x = (1\n     != 2)\ny = (10\n     % 3)\nz = 7 \\\n    % 2\n"
+            "s = \'\'\'\n%not a magic\n!nor a shell\n\'\'\'\n%magic\n!shell")
+  assert strip_ipython(source) == "\n".join(source.splitlines()[:-2] + ["", ""])
+  namespace = run(strip_ipython(source))
+  assert namespace["x"] is True and namespace["y"] == 1 and namespace["z"] == 1
+  assert "%not a magic" in namespace["s"]
+
+
+def test_definitions_inside_if_and_try_are_kept_with_their_block(tmp_path):
+  path = tmp_path / "student.py"
+  path.write_text(
+      "import sys\ntry:\n    import numpy\nexcept ImportError:\n    numpy = None\n"
+      "    print('side effect')\n"
+      "if sys.version_info >= (3, 8):\n    def f():\n        return 1\n    print('x')\n"
+      "else:\n    def f():\n        return 2\n"
+      "try:\n    def g():\n        return 3\n    g()\nexcept Exception as error:\n"
+      "    print(error)\n"
+      "if __name__ == '__main__':\n    raise SystemExit('never')\n"
+      "if compute():\n    def h():\n        return 4\n")
+  result = extract(path, "f")
+  assert result.found and result.error is None
+  namespace = run(result.code)
+  assert namespace["f"]() == 1 and namespace["g"]() == 3 and namespace["h"]() == 4
+  assert "print(" not in result.code and "SystemExit" not in result.code
+  assert extract(path, "g").found and extract(path, "h").found
+
+
+def test_old_notebook_formats_and_odd_files_get_a_clear_message(tmp_path):
+  import json
+
+  v3 = tmp_path / "old.ipynb"
+  v3.write_text(json.dumps({"nbformat": 3, "worksheets": [{"cells": []}]}))
+  assert extract(v3, "f").error == (
+      "the notebook cannot be graded: unsupported notebook format (nbformat 3): open it in "
+      "Jupyter and save it again, as nbformat 4, then hand it in")
+  listed = tmp_path / "list.ipynb"
+  listed.write_text("[1, 2]")
+  assert "not a notebook" in extract(listed, "f").error
+  upper = tmp_path / "SHOUT.PY"
+  upper.write_text("def f():\n    return 1\n")
+  assert extract(upper, "f").found  # the suffix's case does not matter
+
+
+def test_too_much_code_is_refused_before_parsing(tmp_path):
+  path = tmp_path / "big.py"
+  path.write_text("X = 1\n" * 1000 + "def f():\n    return 1\n")
+  result = extract(path, "f", max_code=1000)
+  assert not result.found and "more than the 1,000 the grader reads" in result.error

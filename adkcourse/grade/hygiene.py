@@ -67,9 +67,10 @@ def escape_id(stem: str) -> str:
 def csv_cell(value: object) -> str:
   """A CSV cell a spreadsheet shows as text: one line, and a leading ``'`` where it would
   otherwise start a formula (``= + - @``, tab, carriage return)."""
-  text = value if isinstance(value, str) else str(value)
-  text = clean(text)
-  return "'" + text if text.startswith(FORMULA_STARTS) else text
+  raw = value if isinstance(value, str) else str(value)
+  text = clean(raw)
+  formula = raw.startswith(FORMULA_STARTS) or text.startswith(FORMULA_STARTS)
+  return "'" + text if formula else text
 
 
 def md(text: object) -> str:

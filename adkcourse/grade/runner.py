@@ -288,6 +288,10 @@ def _relative(name: Any) -> PurePosixPath:
   return path
 
 
+def _no_constant(name: str) -> Any:
+  raise ValueError(f"{name} is not JSON")
+
+
 def parse_result(data: bytes) -> tuple[dict, list[tuple[PurePosixPath, bytes]]]:
   """The sandbox's JSON line and files, each field's type checked; ``Malformed`` if not."""
   line, newline, rest = data.partition(b"\n")
@@ -296,7 +300,7 @@ def parse_result(data: bytes) -> tuple[dict, list[tuple[PurePosixPath, bytes]]]:
   if len(line) > HEADER_CAP:
     raise Malformed("the report is too long")
   try:
-    header = json.loads(line)
+    header = json.loads(line, parse_constant=_no_constant)
   except (ValueError, RecursionError) as error:
     raise Malformed(f"the report is not JSON ({type(error).__name__})") from None
   if not isinstance(header, dict):
