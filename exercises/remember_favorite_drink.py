@@ -8,9 +8,8 @@ drink of the current conversation only within it. Write the tool
 that ADK calls when a customer says "my favorite drink is ...". Each time it is called:
 
 1. ``favorite_drink`` becomes ``drink``, and every later conversation of **this customer**
-   sees it (in the state, and in an instruction through ``{user:favorite_drink?}``); no other
-   customer does, not even one whose id starts the same way, and not the same customer in
-   another app;
+   sees it in its state (and in the agent's instruction); no other customer does, not even one
+   whose id starts the same way, and not the same customer in another app;
 2. ``last_drink`` becomes ``drink`` in **this conversation only**: a customer who names a
    new favourite in another conversation leaves this one's ``last_drink`` as it was, and a
    new conversation starts without one;
@@ -18,8 +17,9 @@ that ADK calls when a customer says "my favorite drink is ...". Each time it is 
    are fine);
 4. it returns a dict that tells the model what was saved, so that it can confirm it.
 
-The values stored must be the ``drink`` argument itself, as the customer said it. Your one
-decision is where each key lives: lesson 1 showed the scopes state can have.
+The values stored must be the ``drink`` argument itself, as the customer said it. The keys are
+``favorite_drink`` and ``last_drink``, each with the prefix (or none) that its scope needs: your
+one decision is where each key lives. Lesson 1 showed the scopes state can have.
 
 Check yourself in a notebook:
 

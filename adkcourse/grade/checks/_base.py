@@ -62,7 +62,8 @@ class Trial:
 
   ``acted`` is False when the submission changed nothing at all: checks declared with
   ``needs_action=True`` ("everything else is untouched") then earn nothing, so that an empty
-  stub does not collect points for leaving data alone. ``raised`` lists what the function
+  stub does not collect points for leaving data alone, and the other checks' feedback states
+  the requirement rather than how to meet it (for a stub, that would be the solution). ``raised`` lists what the function
   raised, one ``{"type", "value_error", "message"}`` dict per failed call (``call_submission``
   fills it in ``act``; it reaches ``observe`` as JSON).
   """
@@ -96,6 +97,11 @@ class Check:
       return CheckResult(self.name, self.points, 0.0,
                          f"could not be checked ({type(error).__name__}: {error})")
     fraction = min(1.0, max(0.0, float(fraction)))
+    if not trial.acted and fraction < 1:
+      # Nothing changed (the stub, or code that fails before its first write): a check's advice
+      # on how to fix a mistake would be the solution, shown before any attempt. Say what is
+      # required instead; the notes say what went wrong.
+      feedback = "not met yet: " + self.description.replace("`", "")
     return CheckResult(self.name, self.points, round(self.points * fraction, 2), feedback)
 
 

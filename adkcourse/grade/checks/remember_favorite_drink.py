@@ -260,9 +260,9 @@ def _describe(value: Any) -> str:
 
 
 @check(3)
-def favorite_is_user_scoped(trial: DrinkTrial) -> tuple[float, str]:
-  """The customer's user state holds ``favorite_drink``: exactly the drink they named last
-  (in another conversation), as a string; the look-alike customer's holds theirs."""
+def favorite_follows_the_customer(trial: DrinkTrial) -> tuple[float, str]:
+  """Every later conversation of the customer sees ``favorite_drink``: exactly the drink they
+  named last (in another conversation), as a string; the look-alike customer sees theirs."""
   drinks, setup = trial.setup["drinks"], trial.setup
   got = _user_state(trial, setup["customer"]).get("favorite_drink")
   neighbour = _user_state(trial, setup["neighbour"]).get("favorite_drink")
@@ -272,9 +272,9 @@ def favorite_is_user_scoped(trial: DrinkTrial) -> tuple[float, str]:
   if got is None:
     in_session = [k for k in _session_state(trial, "second") if "favorite" in k]
     if in_session:
-      return 0, (f"no user:favorite_drink; the conversation itself holds {', '.join(in_session)}, "
-                 "which a new conversation does not see: the favourite needs the user: prefix")
-    return 0, "no user:favorite_drink was stored for the customer"
+      return 0, (f"a new conversation of the customer sees no favorite_drink: only the "
+                 f"conversation it was named in holds it ({', '.join(in_session)})")
+    return 0, "no later conversation of the customer sees a favorite_drink"
   if got == drinks["first"]:
     return 0.5, ("user:favorite_drink still holds the first drink although the customer named "
                  "another one later: store the drink each time it is named")
@@ -288,7 +288,8 @@ def favorite_is_user_scoped(trial: DrinkTrial) -> tuple[float, str]:
 
 @check(2)
 def last_drink_in_each_session(trial: DrinkTrial) -> tuple[float, str]:
-  """Each conversation's own state holds ``last_drink`` = the drink named in it, as a string."""
+  """Each conversation keeps, as its own value, ``last_drink`` = the drink named in it, as a
+  string."""
   drinks = trial.setup["drinks"]
   wanted = {"first": drinks["first"], "second": drinks["second"],
             "neighbour": drinks["neighbour"]}
@@ -300,7 +301,7 @@ def last_drink_in_each_session(trial: DrinkTrial) -> tuple[float, str]:
   if not wrong:
     return 1, "each conversation holds the drink named in it as last_drink"
   return (3 - len(wrong)) / 3, "; ".join(wrong) + (
-      ": last_drink belongs to the conversation (no prefix), set to the `drink` argument")
+      ": each conversation keeps the `drink` named in it as its own last_drink")
 
 
 @check(2, needs_action=True)
@@ -331,8 +332,7 @@ def other_customers_unaffected(trial: DrinkTrial) -> tuple[float, str]:
     changed.append("the app's state (app: keys are every customer's)")
   if not changed:
     return 1, "other customers, other apps and the app's state are unchanged"
-  return 0, (f"changed: {', '.join(changed)}: a favourite belongs to one customer of one app "
-             "(user: prefix)")
+  return 0, (f"changed: {', '.join(changed)}: a favourite belongs to one customer of one app")
 
 
 @check(1)
@@ -359,7 +359,7 @@ EXERCISE = Exercise(
     lesson="01_sessions_events_state",
     signature="def remember_favorite_drink(tool_context: ToolContext, drink: str) -> dict",
     is_async=False,
-    checks=(favorite_is_user_scoped, last_drink_in_each_session, last_drink_stays_in_its_session,
+    checks=(favorite_follows_the_customer, last_drink_in_each_session, last_drink_stays_in_its_session,
             other_customers_unaffected, returns_confirmation),
     prepare=prepare,
     act=act,

@@ -1,6 +1,6 @@
 """`app:favorite_drink`: one favourite shared by every customer of the app."""
 
-LOSES = ("favorite_is_user_scoped", "other_customers_unaffected")
+LOSES = ("favorite_follows_the_customer", "other_customers_unaffected")
 
 
 def remember_favorite_drink(tool_context, drink: str) -> dict:

@@ -1,6 +1,6 @@
 """The favourite without a prefix: it stays in the conversation where it was named."""
 
-LOSES = ("favorite_is_user_scoped",)
+LOSES = ("favorite_follows_the_customer",)
 
 
 def remember_favorite_drink(tool_context, drink: str) -> dict:

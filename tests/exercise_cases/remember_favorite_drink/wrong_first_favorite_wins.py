@@ -1,6 +1,6 @@
 """Sets the favourite only when none is stored yet: a customer can never change their mind."""
 
-LOSES = ("favorite_is_user_scoped",)
+LOSES = ("favorite_follows_the_customer",)
 
 
 def remember_favorite_drink(tool_context, drink: str) -> dict:

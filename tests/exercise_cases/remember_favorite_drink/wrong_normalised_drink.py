@@ -1,6 +1,6 @@
 """"Cleans up" the drink (title case): what is stored is not what the customer said."""
 
-LOSES = ("favorite_is_user_scoped", "last_drink_in_each_session")
+LOSES = ("favorite_follows_the_customer", "last_drink_in_each_session")
 
 
 def remember_favorite_drink(tool_context, drink: str) -> dict:
