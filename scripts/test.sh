@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-.venv/bin/python}
+bash scripts/install_sandbox.sh >/dev/null   # the grader's tests run submissions in bubblewrap
 before=$(git status --porcelain 2>/dev/null || true)
 
 # Every pinned requirement must install from wheels on each supported Python and platform
