@@ -1,13 +1,16 @@
-"""How fast the class grader is: grade N generated ``forget_user`` submissions.
+"""How fast the class grader is, with the sandbox on and off: N generated submissions.
 
-    python benchmarks/grading.py              # 40 submissions, 2 at a time
-    python benchmarks/grading.py -n 80 --jobs 2 --jobs 1
-    python benchmarks/grading.py --spawn     # also: a fresh interpreter per submission
+    python benchmarks/grading.py              # 40 forget_user submissions, 2 at a time, both modes
+    python benchmarks/grading.py -n 80 --jobs 1 --jobs 2
+    python benchmarks/grading.py --sandbox bwrap      # only one mode
 
 Submissions are a mix of correct notebooks and scripts, the API-only attempt, a raw-SQL
 attempt and a hostile one (see ``adkcourse.grade.demo.FAST_KINDS``), written to a temporary
-folder. Prints one row per mode and ``--jobs`` value: submissions, seconds, submissions per second,
-and the slowest single submission. Nothing is written into the repository.
+folder. Prints one row per mode and ``--jobs`` value: submissions, seconds, submissions per
+second, and the median and slowest single submission; exits 1 if a score is not the expected
+one (a fast grader that grades wrongly is no benchmark). Nothing is written into the
+repository. The sandboxed mode is what instructors run: each submission in its own
+bubblewrap sandbox, with its own judge-side preparation and observation.
 """
 
 from __future__ import annotations
@@ -23,9 +26,10 @@ from pathlib import Path
 
 from adkcourse.grade.demo import FAST_KINDS, write_class
 from adkcourse.grade.runner import find_submissions, grade_all
+from adkcourse.grade.sandbox import detect
 
 
-def run(count: int, jobs: int, folder: Path, fork: bool) -> dict[str, float]:
+def run(count: int, jobs: int, folder: Path, sandbox: str) -> dict[str, object]:
   shutil.rmtree(folder, ignore_errors=True)
   copies = -(-count // len(FAST_KINDS))
   expected = write_class(folder, FAST_KINDS, copies=copies)
@@ -33,16 +37,21 @@ def run(count: int, jobs: int, folder: Path, fork: bool) -> dict[str, float]:
     next(folder.glob(f"{extra}.*")).unlink()
     del expected[extra]
   submissions = find_submissions(folder)
-  started = time.perf_counter()
-  graded = grade_all("forget_user", submissions, jobs=jobs, progress=False, fork=fork)
-  seconds = time.perf_counter() - started
+  isolation = detect(sandbox)
+  try:
+    started = time.perf_counter()
+    graded = grade_all("forget_user", submissions, jobs=jobs, progress=False,
+                       isolation=isolation)
+    seconds = time.perf_counter() - started
+  finally:
+    isolation.close()
   wrong = [g.student for g in graded if g.report.score != expected[g.student]]
   if wrong:
     raise SystemExit(f"unexpected scores for {wrong}")
   per = [g.seconds for g in graded]
-  return {"mode": "fork server" if fork else "spawn", "jobs": jobs, "submissions": len(graded), "seconds": seconds,
-          "per_second": len(graded) / seconds, "median_each": statistics.median(per),
-          "slowest_each": max(per)}
+  return {"mode": "sandbox" if sandbox == "bwrap" else "no sandbox", "jobs": jobs,
+          "submissions": len(graded), "seconds": seconds, "per_second": len(graded) / seconds,
+          "median_each": statistics.median(per), "slowest_each": max(per)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,23 +59,24 @@ def main(argv: list[str] | None = None) -> int:
   parser.add_argument("-n", "--count", type=int, default=40, help="submissions (40)")
   parser.add_argument("--jobs", type=int, action="append",
                       help="submissions at a time; repeat to compare (default 2)")
-  parser.add_argument("--spawn", action="store_true",
-                      help="also measure one fresh interpreter per submission (--no-fork)")
+  parser.add_argument("--sandbox", choices=("bwrap", "none"), action="append",
+                      help="mode to measure; repeat for both (default: bwrap and none)")
   args = parser.parse_args(argv)
   scratch = Path(tempfile.mkdtemp(prefix="adkcourse-bench-"))
   os.environ.setdefault("ADKCOURSE_SCRATCH", str(scratch / "scratch"))
   rows = []
   try:
-    for fork in ([True, False] if args.spawn else [True]):
+    for sandbox in args.sandbox or ["bwrap", "none"]:
       for jobs in args.jobs or [2]:
-        rows.append(run(args.count, jobs, scratch / "submissions", fork))
+        rows.append(run(args.count, jobs, scratch / "submissions", sandbox))
   finally:
     shutil.rmtree(scratch, ignore_errors=True)
-  print(f"forget_user grading on {os.cpu_count()} CPU(s), Python {sys.version.split()[0]}")
-  print(f"{'mode':<11}  {'jobs':>4}  {'submissions':>11}  {'seconds':>7}  {'per second':>10}  "
+  print(f"forget_user grading on {os.cpu_count()} CPU(s), Python {sys.version.split()[0]}, "
+        f"load {os.getloadavg()[0]:.1f}")
+  print(f"{'mode':<10}  {'jobs':>4}  {'submissions':>11}  {'seconds':>7}  {'per second':>10}  "
         f"{'median each':>11}  {'slowest each':>12}")
   for r in rows:
-    print(f"{r['mode']:<11}  {r['jobs']:>4}  {r['submissions']:>11}  {r['seconds']:>7.1f}  "
+    print(f"{r['mode']:<10}  {r['jobs']:>4}  {r['submissions']:>11}  {r['seconds']:>7.1f}  "
           f"{r['per_second']:>10.2f}  {r['median_each']:>10.2f}s  {r['slowest_each']:>11.2f}s")
   return 0
 
