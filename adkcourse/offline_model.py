@@ -164,7 +164,7 @@ class OfflineModel(BaseLlm):
       if match is None or (rule.when is not None and not rule.when(turn)):
         continue
       if rule.call is not None:
-        declared = set(request.tools_dict)
+        declared = set(declared_tools(request))
         if declared and rule.call not in declared:
           raise ValueError(f"offline rule calls {rule.call!r}, but the agent declares only "
                            f"{sorted(declared)}")
@@ -238,5 +238,16 @@ def estimate_tokens(request: LlmRequest) -> int:
 
 
 def declared_tools(request: LlmRequest) -> list[str]:
-  """Names of the tools the agent declared to the model in this request."""
-  return sorted(request.tools_dict)
+  """Names of the tools the agent declared to the model in this request.
+
+  ADK keeps the tool objects in ``tools_dict``; what travels to Gemini is only the function
+  declarations in ``config.tools``. Both are read, so the same rules work on a request built by
+  ADK in this process and on one rebuilt from the JSON a fake Gemini endpoint received.
+  """
+  names = set(request.tools_dict)
+  tools = request.config.tools if request.config and request.config.tools else []
+  for tool in tools:
+    for declaration in getattr(tool, "function_declarations", None) or []:
+      if declaration.name:
+        names.add(declaration.name)
+  return sorted(names)
