@@ -194,3 +194,33 @@ def test_a_piped_quit_ends_the_session_without_being_sent(tmp_path):
   assert "erin> hello" in out
   assert "erin> quit" not in out and "how am I doing?" not in out
   assert re.search(r"now holds 2 events", out)
+
+
+def test_inspect_db_lists_sessions_in_list_sessions_order(tmp_path):
+  """The lab's inspector prints each user's sessions in the order list_sessions returns them,
+  even when the session created first is the one updated last (the lesson relies on it)."""
+  import asyncio
+
+  from google.adk.events import Event
+  from google.adk.sessions.sqlite_session_service import SqliteSessionService
+  from google.genai import types
+
+  db = tmp_path / "students.db"
+
+  async def build() -> tuple[list[str], str]:
+    service = SqliteSessionService(str(db))
+    older = await service.create_session(app_name="tutor", user_id="alice")
+    await service.create_session(app_name="tutor", user_id="alice")
+    await service.append_event(older, Event(author="user", invocation_id="later", content=types.Content(
+        role="user", parts=[types.Part(text="back to the first session")])))
+    listed = await service.list_sessions(app_name="tutor", user_id="alice")
+    return [s.id for s in listed.sessions], older.id
+
+  listed, older_id = asyncio.run(build())
+  assert listed[-1] == older_id        # updated last, so listed last
+  done = subprocess.run([sys.executable, str(INSPECT), str(db)], capture_output=True, text=True,
+                        timeout=60)
+  assert done.returncode == 0, done.stderr
+  printed = [line.split(" / ")[2].split(":")[0] for line in done.stdout.splitlines()
+             if line.count(" / ") == 2]
+  assert printed == listed
