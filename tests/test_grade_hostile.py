@@ -210,3 +210,120 @@ def test_the_reader_does_find_secrets_without_the_sandbox(tmp_path):
   assert "Isolation was OFF" in page and "Isolation was OFF" in (
       pages / "victim_script.md").read_text(encoding="utf-8")
   assert "WARNING: isolation was OFF" in stdout
+
+
+VICTIM = (HOSTILE / "victim_script.py").read_text()
+
+
+def _grade_folder(folder: Path, exercise: str = "forget_user", **options):
+  from adkcourse.grade.runner import find_submissions, grade_all
+
+  return {g.student: g for g in grade_all(exercise, find_submissions(folder), progress=False,
+                                          **options)}
+
+
+def test_a_judge_that_stops_answering_is_replaced(tmp_path, isolation_available):
+  """The judge reads what submissions left (a hostile file could make it hang): a judge that
+  does not answer in time is killed, the submission gets a note, the next one a fresh judge."""
+  import signal
+
+  from adkcourse.grade.runner import Judge, JudgeError
+  from adkcourse.grade.sandbox import Sandbox
+
+  isolation = detect("bwrap")
+  try:
+    judge = Judge("forget_user", Sandbox(isolation), tmp_path, tmp_path / "judge.log")
+    work = tmp_path / "work"
+    work.mkdir()
+    setup = judge.call({"op": "prepare", "workdir": str(work), "postgres_url": None})["setup"]
+    os.kill(judge.running.pid, signal.SIGSTOP)  # (bwrap, then everything under it: frozen)
+    for pid in _descendants(judge.running.pid):
+      os.kill(pid, signal.SIGSTOP)
+    with pytest.raises(JudgeError, match="no answer within 1 s"):
+      judge.call({"op": "observe", "workdir": str(work), "setup": setup, "acted": None},
+                 timeout=1.0)
+    assert judge.running is None  # stopped, and everything under it
+    report = judge.call({"op": "observe", "workdir": str(work), "setup": setup,
+                         "acted": None})["report"]
+    assert report["exercise"] == "forget_user"
+    judge.stop()
+  finally:
+    isolation.close()
+
+
+def _descendants(root: int) -> list[int]:
+  children = {}
+  for pid in os.listdir("/proc"):
+    if pid.isdigit():
+      try:
+        parent = int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[1])
+      except (OSError, ValueError, IndexError):
+        continue
+      children.setdefault(parent, []).append(int(pid))
+  found, frontier = [], [root]
+  while frontier:
+    frontier = [c for p in frontier for c in children.get(p, [])]
+    found += frontier
+  return found
+
+
+def test_a_submission_burning_every_cpu_does_not_starve_a_classmate(tmp_path,
+                                                                    isolation_available):
+  """Each sandbox is one scheduling group (cgroup cpu controller): a hundred busy processes
+  get the share of one classmate, who still finishes well within the time limit."""
+  hog = VICTIM + ("\n\nimport os, time\n\nasync def _burn():\n    pass\n\n"
+                  "def _spin(seconds=5):\n    for _ in range(100):\n        if os.fork() == 0:\n"
+                  "            end = time.time() + seconds\n            while time.time() < end:\n"
+                  "                pass\n            os._exit(0)\n")
+  hog = hog.replace("    connection.close()\n", "    connection.close()\n    _spin()\n", 1)
+  folder = tmp_path / "subs"
+  folder.mkdir()
+  (folder / "a_hog.py").write_text(hog)
+  (folder / "b_victim.py").write_text(VICTIM)
+  graded = _grade_folder(folder, jobs=2, time_limit=10)
+  assert graded["b_victim"].report.score == FULL, graded["b_victim"].report.summary()
+  assert "was still running" not in graded["b_victim"].report.summary()
+
+
+PG_ATTACKER = '''
+import asyncpg
+
+async def copy_user_to(source, dest, app_name, user_id):
+    from urllib.parse import urlsplit, parse_qs
+    url = str(dest.db_engine.url.render_as_string(hide_password=False))
+    parts = urlsplit(url.replace("postgresql+asyncpg", "postgresql"))
+    host = parse_qs(parts.query)["host"][0]
+    for attempt in ("as-postgres", "as-given"):
+        try:
+            if attempt == "as-postgres":
+                db = await asyncpg.connect(user="postgres", host=host, database="postgres")
+            else:
+                db = await asyncpg.connect(url.replace("postgresql+asyncpg", "postgresql"))
+        except Exception as error:
+            print(attempt, "connect refused:", type(error).__name__)
+            continue
+        for sql in ("COPY (SELECT 1) TO PROGRAM 'id > /tmp/pwned'",
+                    "SELECT pg_read_file('/etc/passwd')", "ALTER ROLE CURRENT_USER SUPERUSER",
+                    "CREATE EXTENSION IF NOT EXISTS adminpack"):
+            try:
+                print(attempt, sql[:20], "->", await db.fetchval(sql))
+            except Exception as error:
+                print(attempt, sql[:20], "refused:", type(error).__name__)
+        await db.close()
+'''
+
+
+def test_a_private_postgresql_gives_no_superuser(tmp_path, isolation_available):
+  """copy_user_to's server is private to the submission, and its role is no superuser: no
+  program runs, no server file is read, and the superuser cannot log in."""
+  folder = tmp_path / "subs"
+  folder.mkdir()
+  (folder / "attacker.py").write_text(PG_ATTACKER)
+  graded = _grade_folder(folder, "copy_user_to")["attacker"]
+  printed = graded.output
+  assert "as-postgres connect refused" in printed, printed
+  for sql in ("COPY (SELECT 1) TO PROGRAM 'id > /tmp/pwned'",
+              "SELECT pg_read_file('/etc/passwd')", "ALTER ROLE CURRENT_USER SUPERUSER",
+              "CREATE EXTENSION IF NOT EXISTS adminpack"):
+    assert f"as-given {sql[:20]} refused" in printed, (sql, printed)
+  assert "uid=" not in printed and "root:" not in printed

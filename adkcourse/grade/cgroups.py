@@ -1,5 +1,9 @@
 """Memory and process caps for a whole sandbox, with a cgroup where the machine allows one.
 
+(With the ``cpu`` controller too, where there is one: each sandbox is then one scheduling
+group, so a submission running a hundred busy processes gets the same share of the CPU as a
+classmate's single process, instead of starving it into its time limit.)
+
 An rlimit counts one process at a time (six children of 1.2 GB each pass a 2 GB ``RLIMIT_AS``);
 a cgroup counts everything the submission started, together. The grader makes one cgroup per
 run under its own (``adkcourse-grade-<pid>-<token>``) and one per submission under that, sets
@@ -93,10 +97,11 @@ class CgroupTree:
   """The run's own cgroup(s), under which each submission gets one."""
 
   version: int
-  bases: tuple[Path, ...]  # v2: (dir,); v1: (memory dir, pids dir)
+  bases: tuple[Path, ...]  # v2: (dir,); v1: (memory dir, pids dir[, cpu dir])
+  cpu: bool = False  # is the cpu controller there too (fair shares between sandboxes)?
 
   def describe(self) -> str:
-    return f"cgroup v{self.version} (memory and pids)"
+    return f"cgroup v{self.version} (memory, pids{', cpu' if self.cpu else ''})"
 
   def create(self, name: str, memory_bytes: int, processes: int) -> Cgroup:
     dirs = tuple(base / name for base in self.bases)
@@ -108,7 +113,7 @@ class CgroupTree:
         (dirs[0] / "memory.swap.max").write_text("0")
       (dirs[0] / "pids.max").write_text(str(processes))
     else:
-      memory, pids = dirs
+      memory, pids = dirs[:2]
       (memory / "memory.limit_in_bytes").write_text(str(memory_bytes))
       if (memory / "memory.memsw.limit_in_bytes").exists():
         try:  # memory + swap: no swapping around the limit
@@ -194,7 +199,7 @@ def _remove_stale(parent: Path, version: int) -> None:
       CgroupTree(version, (entry,)).remove()
 
 
-def _make_base(parents: list[Path], version: int) -> Optional[CgroupTree]:
+def _make_base(parents: list[Path], version: int, cpu: bool) -> Optional[CgroupTree]:
   for parent in parents:
     _remove_stale(parent, version)
   name = f"adkcourse-grade-{os.getpid()}-{secrets.token_hex(3)}"
@@ -204,7 +209,7 @@ def _make_base(parents: list[Path], version: int) -> Optional[CgroupTree]:
       (parent / name).mkdir()
       made.append(parent / name)
     if version == 2:
-      (made[0] / "cgroup.subtree_control").write_text("+memory +pids")
+      (made[0] / "cgroup.subtree_control").write_text("+memory +pids" + (" +cpu" if cpu else ""))
   except OSError:
     for d in made:
       try:
@@ -212,7 +217,7 @@ def _make_base(parents: list[Path], version: int) -> Optional[CgroupTree]:
       except OSError:
         pass
     return None
-  tree = CgroupTree(version, tuple(made))
+  tree = CgroupTree(version, tuple(made), cpu)
   if not _probe(tree):
     tree.remove()
     return None
@@ -234,20 +239,27 @@ def find() -> Optional[CgroupTree]:
       continue
     if not {"memory", "pids"} <= set(controllers):
       continue
-    if not {"memory", "pids"} <= set(enabled):
+    cpu = "cpu" in controllers
+    wanted = {"memory", "pids"} | ({"cpu"} if cpu else set())
+    if not wanted <= set(enabled):
       try:  # only possible where this cgroup holds no process itself (or is the root)
-        (here / "cgroup.subtree_control").write_text("+memory +pids")
+        (here / "cgroup.subtree_control").write_text(" ".join(f"+{c}" for c in wanted))
       except OSError:
         continue
-    tree = _make_base([here], 2)
+    tree = _make_base([here], 2, cpu)
     if tree is not None:
       return tree
   v1 = {}
   for point, kind, options in mounts:
     if kind == "cgroup":
-      for controller in ("memory", "pids"):
-        if controller in options and controller in own:
+      for controller in ("memory", "pids", "cpu"):
+        if controller in options and controller in own and controller not in v1:
           v1[controller] = Path(point) / own[controller].lstrip("/")
-  if set(v1) == {"memory", "pids"}:
-    return _make_base([v1["memory"], v1["pids"]], 1)
+  if {"memory", "pids"} <= set(v1):
+    bases = [v1["memory"], v1["pids"]]
+    if "cpu" in v1 and os.access(v1["cpu"], os.W_OK):
+      tree = _make_base(bases + [v1["cpu"]], 1, True)
+      if tree is not None:
+        return tree
+    return _make_base(bases, 1, False)
   return None

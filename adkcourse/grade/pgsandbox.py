@@ -1,8 +1,9 @@
 """A throwaway PostgreSQL server per submission, each in a sandbox of its own.
 
 An exercise with ``needs_postgres`` gets a server private to one submission: whatever that
-submission does to it (drop everything, fill it, connect as the superuser and run
-``COPY ... TO PROGRAM``) reaches nobody else. The server runs in bubblewrap too, under an
+submission does to it (drop everything, fill it) reaches nobody else. Its role can create
+databases but is no superuser (no ``COPY ... TO PROGRAM``, no reading server files), and the
+superuser cannot log in at all. The server runs in bubblewrap too, under an
 unprivileged uid, without network (it listens on a unix socket only), with its data folder in
 a size-capped tmpfs and memory and processes capped like a submission. Only the socket's
 folder is shared: writable by the server, visible read-only in the submission's sandbox (at
@@ -13,6 +14,7 @@ so a server starts in a fraction of a second; ``stop()`` kills it with its PID n
 from __future__ import annotations
 
 import os
+import secrets
 import subprocess
 import threading
 import time
@@ -26,6 +28,7 @@ from .sandbox import Running, Sandbox
 DATA_CAP = 256 * 1024 * 1024  # bytes of the server's tmpfs (its whole database)
 MEMORY_CAP = 1024 * 1024 * 1024  # the server's memory, tmpfs included (cgroup)
 START_TIMEOUT = 30.0
+ROLE = "adkcourse"  # LOGIN CREATEDB, not a superuser
 SETTINGS = ("fsync=off", "full_page_writes=off", "synchronous_commit=off",
             "shared_buffers=16MB", "max_connections=30", "dynamic_shared_memory_type=mmap",
             "log_min_messages=fatal", "unix_socket_permissions=0777", "max_wal_size=64MB")
@@ -50,7 +53,7 @@ def postgres_bin() -> Path:
 class PrivateServer:
   """One submission's running server."""
 
-  url: str  # admin URL, postgresql+asyncpg://postgres@/postgres?host=<socket folder>
+  url: str  # admin URL: postgresql+asyncpg://adkcourse:PASSWORD@/postgres?host=<sockets>
   socket_dir: Path
   running: Running
 
@@ -66,6 +69,7 @@ class PostgresFarm:
     self.bin = postgres_bin()
     self._template: Optional[Path] = None
     self._failed: Optional[str] = None
+    self.password = secrets.token_hex(16)  # of this run's role; a submission sees it (see below)
     self._lock = threading.Lock()
     self.uid = sandbox.isolation.server_uid  # None: the grader's own uid
 
@@ -88,13 +92,21 @@ class PostgresFarm:
       return self._template
 
   def _initdb(self) -> Path:
+    """initdb, then a role with CREATEDB only (what an exercise's ``prepare`` needs) and a
+    ``pg_hba.conf`` that asks everyone for a password. The superuser has none, so nobody can
+    log in as it: a submission that gets the role's URL (it must, to use the database) can
+    create and fill databases, not run programs (``COPY ... TO PROGRAM``) or read files."""
     folder = self.root / "pg-template"
     folder.mkdir(mode=0o755)
     self._chown(folder)
     data = folder / "data"
+    sql = (f"CREATE ROLE {ROLE} LOGIN CREATEDB PASSWORD '{self.password}';")
+    script = ('"$1" -D "$2" -U postgres --auth=trust -E UTF8 --locale=C --no-sync '
+              '--no-instructions && echo "$3" | "$4" --single -D "$2" postgres >/dev/null && '
+              'printf "local all all scram-sha-256\\n" > "$2/pg_hba.conf"')
     run = self.sandbox.run(
-        [str(self.bin / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
-         "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"],
+        ["/bin/sh", "-c", script, "sh", str(self.bin / "initdb"), str(data), sql,
+         str(self.bin / "postgres")],
         deadline=120.0, env=_environment(), rw_binds=[(str(folder), str(folder))],
         tmpfs=[("/tmp", 16 * 1024 * 1024)], private_uid=True, uid=self.uid,
         cwd_without_sandbox=str(folder))
@@ -126,7 +138,8 @@ class PostgresFarm:
                                  memory_bytes=MEMORY_CAP, processes=64, private_uid=True,
                                  uid=self.uid, stdout=subprocess.DEVNULL,
                                  cwd_without_sandbox=str(folder))
-    url = f"postgresql+asyncpg://postgres@/postgres?host={quote(str(sockets), safe='/')}"
+    url = (f"postgresql+asyncpg://{ROLE}:{self.password}@/postgres"
+           f"?host={quote(str(sockets), safe='/')}")
     server = PrivateServer(url, sockets, running)
     try:
       self._wait_ready(server)

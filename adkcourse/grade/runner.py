@@ -49,7 +49,8 @@ MAX_FILE = 32 * 1024 * 1024  # bytes of one submission file taken (a notebook wi
 SCRATCH_MB = 64  # size of each of a sandbox's two private tmpfs folders
 PROCESSES = 128  # processes and threads of one sandbox, all together
 HEADER_CAP = 8 * 1024 * 1024  # bytes of the sandbox's JSON report
-JUDGE_TIMEOUT = 60.0  # seconds for prepare, and for observe + judge
+JUDGE_TIMEOUT = 30.0  # seconds for prepare, and for observe + judge (a hostile database...)
+JUDGE_START_TIMEOUT = 60.0
 MAX_NOTES = 30
 MAX_TEXT = 2_000
 # The only variables a submission inherits from the grader's environment (an allowlist: a
@@ -204,7 +205,7 @@ class Judge:
           private_uid=False, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
           cwd_without_sandbox=str(self.root))
     self._buffer = b""
-    reply = self._read(JUDGE_TIMEOUT)
+    reply = self._read(JUDGE_START_TIMEOUT)
     if reply.get("ready") is not True:
       raise JudgeError(f"the judge did not start: {reply}")
 
@@ -237,9 +238,10 @@ class Judge:
       raise JudgeError("unreadable answer")
     return reply
 
-  def call(self, request: dict, timeout: float = JUDGE_TIMEOUT) -> dict:
+  def call(self, request: dict, timeout: Optional[float] = None) -> dict:
     """Send one request; its reply (``ok`` true), or ``JudgeError``. A judge that failed is
     stopped; the next call starts a fresh one."""
+    timeout = JUDGE_TIMEOUT if timeout is None else timeout
     try:
       if self.running is None or not self.running.alive():
         self.stop()
@@ -462,6 +464,9 @@ class Grader:
       run, header, files, problem = self._act(private, folder, workdir, setup, server)
       graded.output = run.output.decode("utf-8", "replace")
       graded.output_size = run.output_size
+      if run.output_truncated:
+        graded.info.append(f"it printed more than {run.output_size:,} bytes: the grader "
+                           "stopped reading there")
       graded.survivors = run.survivors
       if run.survivors:
         graded.info.append(f"{run.survivors} process(es) outlived the sandbox and were killed")

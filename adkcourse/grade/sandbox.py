@@ -47,6 +47,7 @@ ETC_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/l
              "/etc/alternatives")
 HIDDEN_PACKAGES = ("solutions", "exercises")  # never visible, wherever they are installed
 OUTPUT_EXCERPT = 4_000  # bytes of a sandbox's output kept for its feedback page
+OUTPUT_DRAIN_CAP = 64 * 1024 * 1024  # bytes of output counted before the pipe is closed
 INSTRUCTIONS = """\
 The grader runs every submission inside bubblewrap, and bubblewrap cannot run here: {reason}
 
@@ -282,7 +283,8 @@ class SandboxRun:
   timed_out: bool
   seconds: float
   output: bytes = b""  # the beginning of stdout+stderr
-  output_size: int = 0  # all of it, in bytes
+  output_size: int = 0  # all of it, in bytes (at least, with ``output_truncated``)
+  output_truncated: bool = False  # more than OUTPUT_DRAIN_CAP: its pipe was closed
   result: bytes = b""  # what arrived on the result pipe (at most ``result_cap`` bytes)
   result_truncated: bool = False
   memory_exceeded: bool = False
@@ -484,12 +486,24 @@ class Running:
             if kept < OUTPUT_EXCERPT:
               chunks.append(data)
               kept += len(data)
+            if run.output_size > OUTPUT_DRAIN_CAP:
+              run.output_truncated = True
           else:
             if result_size < result_cap:
               result.append(data[: result_cap - result_size])
             else:
               run.result_truncated = True
             result_size += len(data)
+          if (key.data == "out" and run.output_truncated) or (
+              key.data == "result" and run.result_truncated):
+            # Enough: reading on would only spend the grader's CPU. The writer gets EPIPE.
+            selector.unregister(key.fd)
+            del streams[key.fd]
+            if key.fd == self.result_fd:
+              os.close(key.fd)
+              self.result_fd = -1
+            else:
+              process.stdout.close()
         if watch and time.monotonic() > next_watch:
           next_watch = time.monotonic() + 0.2
           if namespace_memory(self.pidns) > self.memory_bytes:  # type: ignore[arg-type]
