@@ -224,9 +224,14 @@ async def _fill_source(writer: Writer, rng: random.Random, *, app: str, user: st
   moves it to the event's timestamp, 30 days back). Without, it gets a turn before the user
   goes back to ``a``, so ``a``, holding older ``user:`` writes, is listed last: a copy that
   writes the user state when creating each session and then replays events ends on old values.
+  Either way ``c``'s creation (no event) sets the latest ``user:level``, so replaying the events
+  in time order does not rebuild the user state either. Session ``a`` has an own key with a colon
+  (``step:intro``): only ``user:``, ``app:`` and ``temp:`` are prefixes.
   """
-  first, newer, newest = rng.sample(LEVELS, 3)
+  first, newer, newest, placed = rng.sample(LEVELS, 4)
+  c_state = {"mood": "curious", "user:joined": "2024-09-01", "user:level": placed}
   await writer.create(app, user, ids["a"], {"goal": {"text": "pass the exam", "weeks": 6},
+                                            "step:intro": {"done": True},
                                             "user:plan": {"tier": "pro", "seats": 1}})
   await writer.turn(ids["a"], {"user:level": first},
                     {"progress": {"topic": "sessions", "scores": [rng.randrange(100)]},
@@ -239,7 +244,7 @@ async def _fill_source(writer: Writer, rng: random.Random, *, app: str, user: st
                     {"user:profile": _profile(rng, newer), "topic": "state"}, text=text)
   await writer.turn(ids["b"], {"user:streak": 2, "user:level": newest})
   if not idle_last:
-    await writer.create(app, user, ids["c"], {"mood": "curious", "user:joined": "2024-09-01"})
+    await writer.create(app, user, ids["c"], c_state)
     await writer.turn(ids["c"], None, {"mood": {"now": "focused", "since": [9, 30]}})
   # Back to the first session: updated last now, yet its user: writes are older ones.
   late = {"user:streak": 3}
@@ -248,7 +253,7 @@ async def _fill_source(writer: Writer, rng: random.Random, *, app: str, user: st
   await writer.turn(ids["a"], late, {"progress": {"topic": "events", "scores": [1, 2]}})
   await writer.turn(ids["a"])
   if idle_last:
-    await writer.create(app, user, ids["c"], {"mood": "curious", "user:joined": "2024-09-01"})
+    await writer.create(app, user, ids["c"], c_state)
   await writer.create(twin_app, user, f"t-{secret(rng)}", {"user:level": "other app"})
 
 

@@ -31,7 +31,7 @@ async def copy_user_to(source, dest, app_name, user_id):
                      f"U+0000 in sessions {with_nul} or in the user state")
   copies = {}
   for i, s in sessions.items():
-    own = {k: v for k, v in s.state.items() if ":" not in k}
+    own = {k: v for k, v in s.state.items() if not k.startswith(("user:", "app:", "temp:"))}
     copies[i] = await dest.create_session(app_name=app_name, user_id=user_id, session_id=i,
                                           state=own)
   timeline = sorted(((e.timestamp, n, i, e) for i, s in sessions.items()
