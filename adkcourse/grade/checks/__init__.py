@@ -15,7 +15,8 @@ from typing import Any, Callable, Optional, Union
 from ..report import Report
 from ._base import Check, Exercise, Resources, Trial, call_submission, check
 
-EXERCISES: tuple[str, ...] = ("remember_favorite_drink", "forget_user", "copy_user_to")
+EXERCISES: tuple[str, ...] = ("remember_favorite_drink", "forget_user", "copy_user_to",
+                              "grant_runtime_role")
 
 
 class UnknownExercise(KeyError):

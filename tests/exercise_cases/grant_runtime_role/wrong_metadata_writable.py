@@ -1,0 +1,21 @@
+"""Names ADK's five tables but gives DML on adk_internal_metadata too: the runtime could rewrite the schema version."""
+
+import asyncpg
+
+LOSES = ('only_adk_tables',)
+
+
+def quoted(name):
+  return '"' + name.replace('"', '""') + '"'
+
+
+async def grant_runtime_role(admin_url, database, owner, runtime):
+  admin = await asyncpg.connect(admin_url.replace("postgresql+asyncpg://", "postgresql://", 1))
+  role = quoted(runtime)
+  try:
+    await admin.execute(f"GRANT CONNECT ON DATABASE {quoted(database)} TO {role}")
+    await admin.execute(f"GRANT USAGE ON SCHEMA public TO {role}")
+    await admin.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON sessions, events, app_states, "
+                        f"user_states, adk_internal_metadata TO {role}")
+  finally:
+    await admin.close()

@@ -1,0 +1,21 @@
+"""Forgets CONNECT on the database, which PUBLIC no longer has: the runtime role cannot log in."""
+
+import asyncpg
+
+LOSES = ('runtime_runs_adk',)
+
+
+def quoted(name):
+  return '"' + name.replace('"', '""') + '"'
+
+
+async def grant_runtime_role(admin_url, database, owner, runtime):
+  admin = await asyncpg.connect(admin_url.replace("postgresql+asyncpg://", "postgresql://", 1))
+  role = quoted(runtime)
+  try:
+    await admin.execute(f"GRANT USAGE ON SCHEMA public TO {role}")
+    await admin.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON sessions, events, app_states, "
+                        f"user_states TO {role}")
+    await admin.execute(f"GRANT SELECT ON adk_internal_metadata TO {role}")
+  finally:
+    await admin.close()

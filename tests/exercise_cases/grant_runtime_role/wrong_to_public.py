@@ -1,0 +1,22 @@
+"""Grants the table rights to PUBLIC (every role, present and future) instead of the runtime role."""
+
+import asyncpg
+
+LOSES = ('nothing_to_public',)
+
+
+def quoted(name):
+  return '"' + name.replace('"', '""') + '"'
+
+
+async def grant_runtime_role(admin_url, database, owner, runtime):
+  admin = await asyncpg.connect(admin_url.replace("postgresql+asyncpg://", "postgresql://", 1))
+  role = quoted(runtime)
+  try:
+    await admin.execute(f"GRANT CONNECT ON DATABASE {quoted(database)} TO {role}")
+    await admin.execute(f"GRANT USAGE ON SCHEMA public TO {role}")
+    await admin.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON sessions, events, app_states, "
+                        "user_states TO PUBLIC")
+    await admin.execute("GRANT SELECT ON adk_internal_metadata TO PUBLIC")
+  finally:
+    await admin.close()
