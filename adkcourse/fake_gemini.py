@@ -69,6 +69,7 @@ from .offline_model import OfflineModel, Rule, _chunks, _content_chars, estimate
 
 RULES_VARIABLE = "ADKCOURSE_FAKE_GEMINI_RULES"
 LOG_VARIABLE = "ADKCOURSE_FAKE_GEMINI_LOG"
+VERTEX_VARIABLES = ("GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_USE_ENTERPRISE")
 MAX_KEPT_CALLS = 1000  # in memory; the JSON-lines log keeps everything
 MAX_BODY_BYTES = 20 * 1024 * 1024  # the real API's request limit is 20 MB too
 
@@ -225,11 +226,11 @@ class FakeGemini:
     return f"http://{host}:{port}"
 
   def environment(self, key: str = "fake-key-for-tests") -> dict[str, str]:
-    """The variables that send google-genai (hence ADK's Gemini) to this endpoint."""
+    """The variables that send google-genai (hence ADK's Gemini) to this endpoint. Remove
+    ``VERTEX_VARIABLES`` too: with one of them true, google-genai would use Vertex AI."""
     from .model_choice import BASE_URL_VARIABLE, FAKE_GEMINI_VARIABLE
 
-    return {"GOOGLE_API_KEY": key, BASE_URL_VARIABLE: self.url, FAKE_GEMINI_VARIABLE: self.url,
-            "GOOGLE_GENAI_USE_VERTEXAI": "false"}
+    return {"GOOGLE_API_KEY": key, BASE_URL_VARIABLE: self.url, FAKE_GEMINI_VARIABLE: self.url}
 
   # --- rules and answers -------------------------------------------------------------------
 
@@ -360,18 +361,23 @@ class _Handler(BaseHTTPRequestHandler):
       answer = _content_chars(content) // 4 + 1
       response_id = uuid.uuid4().hex[:16]
       parts = [_part_json(part) for part in content.parts or []]
-      if stream:
-        self._send_stream(_stream_events(parts, model, response_id, prompt, answer))
-      else:
-        self._send_json(200, response_json(parts, model, response_id, prompt_tokens=prompt,
-                                           answer_tokens=answer, finished=True))
     except ApiError as error:
       entry.update(status=error.code, error=error.message)
+      self._log(entry, started)
       self._send_error(error)
-    finally:
-      if "method" in entry:
-        entry["seconds"] = round(time.time() - started, 4)
-        self.fake._record(entry)
+      return
+    # Logged before the answer is sent: a client that has its answer finds the call logged.
+    self._log(entry, started)
+    if stream:
+      self._send_stream(_stream_events(parts, model, response_id, prompt, answer))
+    else:
+      self._send_json(200, response_json(parts, model, response_id, prompt_tokens=prompt,
+                                         answer_tokens=answer, finished=True))
+
+  def _log(self, entry: dict[str, Any], started: float) -> None:
+    if "method" in entry:  # a generateContent call (not a stray path)
+      entry["seconds"] = round(time.time() - started, 4)
+      self.fake._record(entry)
 
   def _send_json(self, code: int, payload: dict[str, Any]) -> None:
     data = json.dumps(payload).encode()

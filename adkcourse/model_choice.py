@@ -61,7 +61,8 @@ def gemini_configured(environ: Optional[Mapping[str, str]] = None) -> bool:
     return False
   if env.get("GOOGLE_API_KEY") or env.get("GEMINI_API_KEY"):
     return True
-  vertex = env.get("GOOGLE_GENAI_USE_VERTEXAI", "").lower() in _TRUE
+  vertex = any(env.get(name, "").lower() in _TRUE
+               for name in ("GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_USE_ENTERPRISE"))
   return vertex and bool(env.get("GOOGLE_CLOUD_PROJECT"))
 
 

@@ -7,8 +7,9 @@ A callback that keeps a copy of the request therefore sees exactly what any mode
 the course's offline scripted model and Gemini alike, since it never asks the model anything.
 
     recorder = RequestRecorder()
-    agent = Agent(..., before_model_callback=recorder)      # this agent's calls
-    runner = Runner(..., plugins=[recorder.plugin])         # or: every agent of this runner
+    agent = Agent(..., before_model_callback=recorder)      # this agent's calls, or
+    app = App(name=..., root_agent=agent, plugins=[recorder.plugin])   # every agent's calls
+    runner = Runner(app=app, session_service=...)
     ...
     system_instruction(recorder.last), tool_names(recorder.last), contents_count(recorder.last)
 
@@ -85,7 +86,7 @@ class Recorded:
 class RequestRecorder:
   """Keeps the latest ``max_kept`` requests that models received (a long ``adk web`` session
   must not grow memory for ever). Use it as an agent's ``before_model_callback``, or add
-  ``recorder.plugin`` to a Runner to record every agent of that runner."""
+  ``recorder.plugin`` to an App's plugins to record every agent of that app."""
 
   def __init__(self, max_kept: int = 200, name: str = "request_recorder") -> None:
     if max_kept < 1:
@@ -112,7 +113,7 @@ class RequestRecorder:
 
   @property
   def plugin(self) -> "RecorderPlugin":
-    """The same recorder as a plugin: ``Runner(..., plugins=[recorder.plugin])``."""
+    """The same recorder as a plugin: ``App(..., plugins=[recorder.plugin])``."""
     if self._plugin is None:
       self._plugin = RecorderPlugin(self)
     return self._plugin

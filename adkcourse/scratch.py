@@ -89,10 +89,12 @@ def remove_owned_scratch() -> list[Path]:
   return removed
 
 
-def reproducible_environment(folder: Path | str) -> dict[str, str]:
+def reproducible_environment(folder: Path | str, *, offline: bool = True) -> dict[str, str]:
   """The variables that make a run reproducible and self-contained: the offline model, and
   scratch data plus the quiz progress file inside ``folder``. Used by the test suite, by
-  ``scripts/run_notebooks.py`` and by the grader, so the three agree on what "offline" means."""
+  ``scripts/run_notebooks.py`` and by the grader, so the three agree on what "offline" means.
+  ``offline=False`` leaves the model choice alone: the test suite's second pass against the
+  course's fake Gemini endpoint (``scripts/with_fake_gemini.py``) passes it."""
   folder = Path(folder)
-  return {"ADKCOURSE_OFFLINE": "1", SCRATCH_VARIABLE: str(folder / "scratch"),
-          "ADKCOURSE_HOME": str(folder / "home")}
+  env = {SCRATCH_VARIABLE: str(folder / "scratch"), "ADKCOURSE_HOME": str(folder / "home")}
+  return {"ADKCOURSE_OFFLINE": "1", **env} if offline else env
