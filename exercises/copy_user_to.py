@@ -30,7 +30,7 @@ does not fit, and write **nothing** to ``dest``: a half-copied student is worse 
 The app's state (``app:`` keys) belongs to the app, not to the user: it is not part of the
 exercise.
 
-Check yourself in a notebook (the checks copy four times, both ways, on the course's
+Check yourself in a notebook (the checks copy several times, both ways, on the course's
 PostgreSQL, with fresh names on every run):
 
     from adkcourse.grade import run_exercise_checks

@@ -9,14 +9,16 @@ same id in other apps, and this user's own sessions and user-state keys that exi
 is refused with ``ValueError`` before anything is written: no half copy. The app's state is
 the app's, not the user's: whether replayed events change ``dest``'s is left open.
 
-Each run copies four times on the real PostgreSQL (``Resources.postgres_url``: the course's
+Each run copies five times on the real PostgreSQL (``Resources.postgres_url``: the course's
 embedded server in the self-check), with names drawn from the run's seed:
 
 1. SQLite -> PostgreSQL: a quoted user id, a session id of exactly 128 characters, text with
    an emoji and a literal ``\\u0000`` (six characters, which PostgreSQL holds);
 2. PostgreSQL -> SQLite: a user id with a look-alike (same prefix) in both stores;
 3. SQLite -> PostgreSQL, one session id of 200 characters: must be refused;
-4. SQLite -> PostgreSQL, a U+0000 inside a nested user-state value: must be refused.
+4. SQLite -> PostgreSQL, a U+0000 inside a nested user-state value set without an event:
+   must be refused;
+5. SQLite -> PostgreSQL, a U+0000 in the text of a message (in no state): must be refused.
 
 In every source the user's sessions interleave: a later session writes newer ``user:``
 values, then the user goes back to an earlier one, which becomes the session updated last
@@ -216,8 +218,9 @@ async def _fill_source(writer: Writer, rng: random.Random, *, app: str, user: st
                        bad: Optional[str] = None, text: Optional[str] = None,
                        idle_last: bool = True) -> None:
   """The source: the user's interleaved sessions, a look-alike user, and the same user in
-  another app. ``bad`` is "nul" to put U+0000 in a nested user-state value written by the
-  session updated last.
+  another app. ``bad`` is "nul" to put U+0000 in a nested user-state value that no event
+  wrote (set by creating ``c``: a check of the events alone misses it), or "nul_text" to put
+  it in the text of a message only (a check of the state alone misses it).
 
   Session ``c`` is created with a ``user:`` key. With ``idle_last`` it has no events, so both
   stores list it last (a session's update time is its creation's wall clock until an event
@@ -230,6 +233,10 @@ async def _fill_source(writer: Writer, rng: random.Random, *, app: str, user: st
   """
   first, newer, newest, placed = rng.sample(LEVELS, 4)
   c_state = {"mood": "curious", "user:joined": "2024-09-01", "user:level": placed}
+  if bad == "nul":
+    c_state["user:notes"] = {"draft": f"line one\u0000line two {secret(rng)}"}
+  if bad == "nul_text":
+    text = f"Noted: line one\u0000line two {secret(rng)}"
   await writer.create(app, user, ids["a"], {"goal": {"text": "pass the exam", "weeks": 6},
                                             "step:intro": {"done": True},
                                             "user:plan": {"tier": "pro", "seats": 1}})
@@ -248,8 +255,6 @@ async def _fill_source(writer: Writer, rng: random.Random, *, app: str, user: st
     await writer.turn(ids["c"], None, {"mood": {"now": "focused", "since": [9, 30]}})
   # Back to the first session: updated last now, yet its user: writes are older ones.
   late = {"user:streak": 3}
-  if bad == "nul":
-    late["user:notes"] = {"draft": f"line one\u0000line two {secret(rng)}"}
   await writer.turn(ids["a"], late, {"progress": {"topic": "events", "scores": [1, 2]}})
   await writer.turn(ids["a"])
   if idle_last:
@@ -277,12 +282,14 @@ SCENARIOS = (
     ("to_sqlite", "postgres", "sqlite", "copy"),
     ("long_id", "sqlite", "postgres", "refuse"),
     ("nul", "sqlite", "postgres", "refuse"),
+    ("nul_text", "sqlite", "postgres", "refuse"),
 )
 LABELS = {
     "to_postgres": "SQLite -> PostgreSQL",
     "to_sqlite": "PostgreSQL -> SQLite",
     "long_id": "SQLite -> PostgreSQL with a 200-character session id",
     "nul": "SQLite -> PostgreSQL with U+0000 in a user-state value",
+    "nul_text": "SQLite -> PostgreSQL with U+0000 in a message",
 }
 
 
@@ -334,7 +341,7 @@ async def _build(workdir: Path, number: int, kind: str, source_kind: str, dest_k
       writer = Writer(service, rng, clock)
       if role == "source":
         await _fill_source(writer, rng, app=app, user=user, twin_app=twin_app,
-                           neighbour=neighbour, ids=ids, bad="nul" if kind == "nul" else None,
+                           neighbour=neighbour, ids=ids, bad=kind if kind.startswith("nul") else None,
                            text=text, idle_last=kind != "to_sqlite")
       else:
         await _fill_dest(writer, rng, app=app, user=user, twin_app=twin_app,

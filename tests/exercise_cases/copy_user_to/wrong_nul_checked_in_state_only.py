@@ -1,0 +1,33 @@
+"""Looks for U+0000 in the sessions' state and the user state only: a NUL in a message's text
+reaches PostgreSQL, which fails half-way."""
+
+PREFIXES = ("user:", "app:", "temp:")
+LOSES = ("refuses_what_postgres_cannot_hold", "no_half_copy")
+
+
+def _nul(value):
+  if isinstance(value, str):
+    return "\x00" in value
+  if isinstance(value, dict):
+    return any(_nul(k) or _nul(v) for k, v in value.items())
+  if isinstance(value, list):
+    return any(_nul(v) for v in value)
+  return False
+
+
+async def copy_user_to(source, dest, app_name, user_id):
+  listed = await source.list_sessions(app_name=app_name, user_id=user_id)
+  sessions = [await source.get_session(app_name=app_name, user_id=user_id, session_id=s.id)
+              for s in listed.sessions]
+  user_state = await source.get_user_state(app_name=app_name, user_id=user_id)
+  if any(len(s.id) > 128 or _nul(s.state) for s in sessions) or _nul(user_state):
+    raise ValueError("this user's data does not fit in PostgreSQL")
+  for s in sessions:
+    copy = await dest.create_session(app_name=app_name, user_id=user_id, session_id=s.id,
+                                     state={k: v for k, v in s.state.items()
+                                            if not k.startswith(PREFIXES)})
+    for event in s.events:
+      await dest.append_event(copy, event)
+  carrier = await dest.create_session(app_name=app_name, user_id=user_id,
+                                      state={f"user:{k}": v for k, v in user_state.items()})
+  await dest.delete_session(app_name=app_name, user_id=user_id, session_id=carrier.id)
