@@ -318,3 +318,27 @@ def _bank_of(question: dict):
   checked, problems = validate_question(question, 1, "<test>")
   assert not problems
   return Bank(name="shuffle-test", path=Path("shuffle-test.yaml"), questions=[checked])
+
+
+def test_the_answer_sent_by_the_browser_is_what_is_graded():
+  """The browser code sends the answer with Check (positions as shown), so an option update
+  still held back by ipywidgets cannot make the kernel grade the previous option."""
+  question = {"id": "q", "question": "Which?", "options": [f"o{i}" for i in range(5)],
+              "answer": 3, "explanation": "E"}
+  view = show_quiz(_bank_of(question), user_id="ann", shuffle=True)[0]
+  assert view.order != list(range(5))
+  view.select(0)  # what the kernel last heard: a stale option
+  position = view.order.index(3)
+  view.submitted.value = json.dumps({"n": "1", "r": position})
+  assert view.correct is True and view.response() == 3 and view.attempts == 1
+  view.submitted.value = json.dumps({"n": "2", "r": 0})  # a double-click's second message
+  assert view.attempts == 1 and view.response() == 3
+  view.retry()
+  view.submitted.value = "not json"
+  assert view.attempts == 1
+  multiple = show_quiz(SENTINELS, user_id="ann")["sentinel-multiple"]
+  multiple.submitted.value = json.dumps({"n": "3", "r": [0, 2]})
+  assert multiple.correct is True
+  text = show_quiz(SENTINELS, user_id="bob")["sentinel-text"]
+  text.submitted.value = json.dumps({"n": "4", "r": "hidden-answer-alt"})
+  assert text.correct is True and text.response() == "hidden-answer-alt"

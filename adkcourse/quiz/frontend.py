@@ -15,7 +15,8 @@ ipywidgets, and it only touches its own card:
 
 * radios get one ``name`` per card (one Tab stop, arrows move between options), and every
   radio and checkbox gets ``data-lm-suppress-shortcuts`` so the notebook leaves its keys alone;
-* Enter on a radio or checkbox presses Check (a text box sends Enter to the kernel itself);
+* Check (the button, or Enter on an option or in a text box) sends the answer as the browser
+  shows it, in one message (see below);
 * `` `code` `` in radio labels becomes ``<code>``;
 * the group, the text box and the buttons are labelled by the question text, and the feedback
   is a polite live region, for screen readers;
@@ -24,6 +25,15 @@ ipywidgets, and it only touches its own card:
 
 A MutationObserver re-applies all this after each update from the kernel, because ipywidgets
 rebuilds the radios when their ``disabled`` state changes.
+
+Why Check sends the answer itself: ipywidgets keeps at most one state update per widget in
+flight and holds back the next until the kernel has answered, while a button click is sent at
+once. Two quick arrow presses then Check (or typing then Enter) reached the kernel as "Check"
+before "option 2", and the previous option was graded. So the code stops the click, reads the
+answer from the page (option positions as shown, or the typed text), and writes it, as JSON
+with a fresh nonce, into a hidden text widget of the card (``SUBMIT_CLASS``); the kernel grades
+what arrives there (``QuestionView._on_submitted``). Where this code does not run, the button
+works as a plain ipywidgets button.
 """
 
 from __future__ import annotations
@@ -36,6 +46,7 @@ INPUT_CLASS = "adkcourse-quiz-input"
 STATUS_CLASS = "adkcourse-quiz-status"
 CHECK_CLASS = "adkcourse-quiz-check"
 RETRY_CLASS = "adkcourse-quiz-retry"
+SUBMIT_CLASS = "adkcourse-quiz-submit"
 
 SCRIPT = """(function (img) {
   var card = img.closest('.%(card)s');
@@ -118,19 +129,45 @@ SCRIPT = """(function (img) {
       rescue();
     }, 0);
   });
+  function submit() {
+    var carrier = one('.%(submit)s input');
+    var radios = all('.%(input)s input[type=radio]');
+    var boxes = all('.%(input)s input[type=checkbox]');
+    var text = one('.%(input)s input[type=text]');
+    var answer = null;
+    if (radios.length) {
+      radios.forEach(function (radio, position) { if (radio.checked) { answer = position; } });
+    } else if (boxes.length) {
+      answer = [];
+      boxes.forEach(function (box, position) { if (box.checked) { answer.push(position); } });
+    } else if (text) {
+      answer = text.value;
+    }
+    carrier.value = JSON.stringify({n: Date.now() + '-' + Math.random(), r: answer});
+    carrier.dispatchEvent(new Event('input', {bubbles: true}));
+  }
+  card.addEventListener('click', function (event) {
+    var check = button('%(check)s');
+    if (!check || !one('.%(submit)s input') || !check.contains(event.target)) { return; }
+    event.preventDefault();
+    event.stopPropagation();
+    if (usable(check)) { submit(); }
+  }, true);
   card.addEventListener('keydown', function (event) {
     var target = event.target;
     if (event.key !== 'Enter' || event.shiftKey || event.ctrlKey || event.altKey || event.metaKey
-        || !target.matches('.%(input)s input[type=radio], .%(input)s input[type=checkbox]')) { return; }
-    var check = button('%(check)s');
-    if (usable(check)) { event.preventDefault(); event.stopPropagation(); check.click(); }
-  });
+        || !target.matches('.%(input)s input') || !one('.%(submit)s input')) { return; }
+    event.preventDefault();
+    event.stopPropagation();
+    if (usable(button('%(check)s'))) { submit(); }
+  }, true);
   new MutationObserver(function () { enhance(); rescue(); }).observe(card, {
     subtree: true, childList: true, attributes: true,
     attributeFilter: ['disabled', 'style', 'class']});
   enhance();
 })(this);""" % {"card": CARD_CLASS, "prompt": PROMPT_CLASS, "input": INPUT_CLASS,
-                "status": STATUS_CLASS, "check": CHECK_CLASS, "retry": RETRY_CLASS}
+                "status": STATUS_CLASS, "check": CHECK_CLASS, "retry": RETRY_CLASS,
+                "submit": SUBMIT_CLASS}
 
 
 def enhancer_html() -> str:

@@ -19,6 +19,7 @@ defines. Keyboard use and labels for screen readers come from ``frontend.py``.
 from __future__ import annotations
 
 import html
+import json
 import re
 import warnings
 from typing import Any, Callable, Optional, Union
@@ -194,13 +195,19 @@ class QuestionView(_Displayable):
     self.status = widgets.HTML("")
     self.status.add_class(frontend.STATUS_CLASS)
     self.attempts_label = widgets.HTML("")
+    self.attempts_label.add_class("adkcourse-quiz-attempts")
     self.score_note = widgets.HTML("")
+    self.score_note.add_class("adkcourse-quiz-score-note")
     """The quiz's score, shown under the card that was graded last."""
+    self.submitted = widgets.Text(value="", layout=widgets.Layout(display="none"))
+    """Where the browser code writes the answer on Check (``frontend.py`` says why)."""
+    self.submitted.add_class(frontend.SUBMIT_CLASS)
+    self.submitted.observe(self._on_submitted, "value")
     self.check_button.on_click(lambda _button: self.check())
     self.retry_button.on_click(lambda _button: self.retry())
     buttons = widgets.HBox([self.check_button, self.retry_button, self.attempts_label])
     self.widget = widgets.VBox([self.header, self.prompt, self.input, buttons, self.status,
-                                self.score_note], layout=CARD)
+                                self.score_note, self.submitted], layout=CARD)
     self.widget.add_class(frontend.CARD_CLASS)
     if history:
       self._restore(history)
@@ -239,6 +246,33 @@ class QuestionView(_Displayable):
     """Enter in the text box: the browser sends ``{"event": "submit"}``; Enter means Check."""
     if content.get("event") == "submit":
       self.check()
+
+  def _on_submitted(self, change: dict) -> None:
+    """Check the answer the browser sent: ``{"n": nonce, "r": answer}``, where the answer is
+    an option position as shown, a list of them, or the typed text."""
+    try:
+      message = json.loads(change["new"])
+      answer = message["r"]
+    except (ValueError, TypeError, KeyError):
+      return
+    if self.locked:
+      return  # the second click of a double-click
+    self.select(self._from_positions(answer))
+    self.check()
+
+  def _from_positions(self, answer: Any) -> Any:
+    """Positions on screen to bank indices (they differ when the options are shuffled)."""
+    def index(position: Any) -> Optional[int]:
+      if isinstance(position, int) and not isinstance(position, bool) \
+          and 0 <= position < len(self.order):
+        return self.order[position]
+      return None
+    if isinstance(self.question, SingleChoice):
+      return index(answer)
+    if isinstance(self.question, MultipleChoice):
+      chosen = [index(p) for p in answer] if isinstance(answer, list) else []
+      return sorted(i for i in chosen if i is not None)
+    return answer if isinstance(answer, str) else ""
 
   def _input_widgets(self) -> list[widgets.Widget]:
     if isinstance(self.question, SingleChoice):
@@ -417,8 +451,10 @@ class Quiz(_Displayable):
                   for i, q in enumerate(questions)]
     self.title = widgets.HTML(f"<h4>Quiz &middot; {_plural(total, 'question')}</h4>")
     self.score = widgets.HTML("")
+    self.score.add_class("adkcourse-quiz-score")
     self._update_score()
     self.widget = widgets.VBox([self.title, self.score, *[v.widget for v in self.views]])
+    self.widget.add_class("adkcourse-quiz")
 
   def _history(self, store: Optional[ProgressStore],
                questions: list[Question]) -> dict[tuple[str, str], list[dict[str, Any]]]:
