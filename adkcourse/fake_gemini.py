@@ -125,17 +125,19 @@ def request_from_json(body: Mapping[str, Any], model: str) -> LlmRequest:
       raise ApiError(400, "INVALID_ARGUMENT", "Invalid JSON payload received in "
                      f"systemInstruction: {error.errors()[0]['msg']}") from None
     instruction = "\n".join(part.text or "" for part in parsed.parts or [])
-  declarations = []
+  tools = []
   for tool in body.get("tools") or []:
-    for declaration in (tool or {}).get("functionDeclarations") or []:
-      if not isinstance(declaration, Mapping) or not declaration.get("name"):
-        raise ApiError(400, "INVALID_ARGUMENT", "* GenerateContentRequest.tools: function "
-                       "declaration name must not be empty")
-      declarations.append(types.FunctionDeclaration(
-          name=declaration["name"], description=declaration.get("description")))
-  config = types.GenerateContentConfig(
-      system_instruction=instruction,
-      tools=[types.Tool(function_declarations=declarations)] if declarations else None)
+    declarations = (tool or {}).get("functionDeclarations") or []
+    if any(not isinstance(d, Mapping) or not d.get("name") for d in declarations):
+      raise ApiError(400, "INVALID_ARGUMENT", "* GenerateContentRequest.tools: function "
+                     "declaration name must not be empty")
+    try:  # whole, so that the prompt-size estimate counts the same characters as offline
+      tools.append(types.Tool.model_validate(tool))
+    except ValidationError:  # a field google-genai does not know: names are all rules need
+      tools.append(types.Tool(function_declarations=[
+          types.FunctionDeclaration(name=d["name"], description=d.get("description"))
+          for d in declarations]))
+  config = types.GenerateContentConfig(system_instruction=instruction, tools=tools or None)
   return LlmRequest(model=model, contents=contents, config=config)
 
 

@@ -7,8 +7,8 @@ Two kinds of cells in the lessons:
 
 * asserted demonstrations always run on the scripted model (``scripted(agent)``): their
   asserts check exact words and call counts, which only a deterministic model can promise;
-* "live" cells run the lab's ``root_agent`` (``pick_model``) on Gemini when a key is set, and
-  print ``LIVE_SKIPPED`` otherwise (``live_or_skip()``).
+* "live" cells run a copy of the lab's agent on Gemini when a key is set, and print
+  ``LIVE_SKIPPED`` otherwise (``live_agent(agent)``, ``live_or_skip()``).
 
 In CI the "key" is fake and ``GOOGLE_GEMINI_BASE_URL`` points at the course's local fake
 endpoint (``adkcourse.fake_gemini``), which answers with the same scripted rules over the real
@@ -21,7 +21,7 @@ import importlib
 import os
 import sys
 from pathlib import Path
-from typing import Mapping, Optional, TypeVar, Union
+from typing import Any, Mapping, Optional, TypeVar, Union
 from urllib.parse import urlsplit
 
 from google.adk.agents import LlmAgent
@@ -123,14 +123,27 @@ def rules_for(agent_name: str) -> Optional[list[Rule]]:
   return load_rules(spec) if spec else None
 
 
-def scripted(agent: AgentT, rules: Optional[list[Rule]] = None) -> AgentT:
+def scripted(agent: AgentT, rules: Optional[list[Rule]] = None, **changes: Any) -> AgentT:
   """A copy of ``agent`` on the scripted model, whatever key is set: for demonstrations whose
   asserts need exact, repeatable replies. Rules default to the ones registered for the
-  agent's name (``SCRIPTED_RULES``). Tools, instruction and callbacks are the agent's own."""
+  agent's name (``SCRIPTED_RULES``). Tools, instruction and callbacks are the agent's own,
+  unless ``changes`` replaces them: ``scripted(root_agent, before_model_callback=recorder)``."""
   rules = rules if rules is not None else rules_for(agent.name)
   if rules is None:
     raise KeyError(f"no scripted rules registered for agent {agent.name!r}; pass rules=")
-  return agent.clone(update={"model": OfflineModel(rules=rules)})
+  return agent.clone(update={**changes, "model": OfflineModel(rules=rules)})
+
+
+def live_agent(agent: AgentT, *, environ: Optional[Mapping[str, str]] = None,
+               **changes: Any) -> Optional[AgentT]:
+  """For a live cell: a copy of ``agent`` on Gemini, or None after printing ``LIVE_SKIPPED``.
+  Decided when the cell runs (not when the lab was imported), so a key set later counts.
+
+      if concierge_live := live_agent(root_agent, before_model_callback=live_recorder):
+          ...  # on Gemini (or the course's fake endpoint in CI)
+  """
+  model = live_or_skip(environ)
+  return agent.clone(update={**changes, "model": model}) if model else None
 
 
 def fake_endpoint(environ: Optional[Mapping[str, str]] = None) -> Optional[str]:

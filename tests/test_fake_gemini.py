@@ -215,6 +215,7 @@ async def converse(agent: Agent, messages: list[str], *, stream: bool = False,
         seen.append("partial: " + event.content.parts[0].text)
       elif event.is_final_response():
         seen.append(event.content.parts[0].text)
+        seen.append(f"prompt tokens: {event.usage_metadata.prompt_token_count}")
   stored = await service.get_session(app_name="paint", user_id="u1", session_id=session.id)
   return seen, dict(stored.state)
 
@@ -236,7 +237,8 @@ async def test_runner_with_gemini_and_a_tool_matches_the_offline_model(on_fake_g
   assert gemini_run == offline_run
   seen, state = gemini_run
   assert seen[:2] == ["call remember_colour({'colour': 'teal'})", f"{OFFLINE_TAG} saved teal"]
-  assert seen[2].endswith("told: teal") and state["user:colour"] == "teal"
+  assert seen[2].startswith("prompt tokens: ")  # the same estimate on both: same request
+  assert seen[3].endswith("told: teal") and state["user:colour"] == "teal"
   assert [comparable(r) for r in on_gemini.requests] == [comparable(r) for r in offline.requests]
   assert "Colour: teal" in system_instruction(on_gemini.last)
   assert tool_names(on_gemini.last) == ["remember_colour"]

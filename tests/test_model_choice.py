@@ -8,7 +8,8 @@ from google.genai import types
 
 from adkcourse.fake_gemini import parse_rules_variable
 from adkcourse.model_choice import (LIVE_SKIPPED, describe_model, gemini_configured,
-                                    live_model, live_or_skip, load_rules, rules_for, scripted)
+                                    live_agent, live_model, live_or_skip, load_rules, rules_for,
+                                    scripted)
 from adkcourse.offline_model import OfflineModel, declared_tools
 from adkcourse.scratch import reproducible_environment
 
@@ -77,3 +78,16 @@ def test_declared_tools_reads_adk_tools_and_wire_declarations():
 def test_reproducible_environment_can_leave_the_model_choice_alone(tmp_path):
   assert reproducible_environment(tmp_path)["ADKCOURSE_OFFLINE"] == "1"
   assert "ADKCOURSE_OFFLINE" not in reproducible_environment(tmp_path, offline=False)
+
+
+def test_live_agent_is_a_gemini_copy_or_none(capsys):
+  from labs.cafe_concierge.agent import root_agent
+
+  assert live_agent(root_agent, environ={}) is None
+  assert capsys.readouterr().out.strip() == LIVE_SKIPPED
+  on_gemini = live_agent(root_agent, environ={"GOOGLE_API_KEY": KEY},
+                         before_model_callback=print)
+  assert on_gemini.model == "gemini-2.5-flash" and on_gemini.before_model_callback is print
+  assert on_gemini.tools == root_agent.tools
+  copy = scripted(root_agent, before_model_callback=print)
+  assert isinstance(copy.model, OfflineModel) and copy.before_model_callback is print
