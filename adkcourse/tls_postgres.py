@@ -93,7 +93,7 @@ def server_binaries() -> Path:
 
 def _run_user() -> Optional[str]:
   """PostgreSQL refuses to run as root: as root, run it as ``postgres`` (else ``nobody``)."""
-  if os.geteuid() != 0:
+  if not hasattr(os, "geteuid") or os.geteuid() != 0:   # Windows has no geteuid, and no root
     return None
   import pwd
 

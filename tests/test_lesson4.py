@@ -38,9 +38,11 @@ def test_quiz_bank_is_valid_and_long_enough():
 def test_lesson_shows_each_production_topic_with_adk_calls_visible():
   code = _code()
   for shown in ["from labs.cafe_concierge.agent import APP_NAME, root_agent", "prepare_tables()",
-                "GRANT SELECT, INSERT, UPDATE, DELETE", 'query={"host":', "DatabaseSessionService(db_engine=",
-                "async_creator=", "cli_deploy.run(", "PGPASSWORD", 'sslmode="require"', "pg_stat_ssl",
-                "pg_stat_activity", "max_connections", "pool_size=2", "session_db_kwargs",
+                "SELECT, INSERT, UPDATE, DELETE ON sessions", "SELECT, INSERT ON events", "DROP INDEX",
+                "host=/cloudsql/", "DatabaseSessionService(db_engine=", "async_creator=", '"deploy", "cloud_run"',
+                "--add-cloudsql-instances=", "PGPASSWORD", "PGSSLROOTCERT", 'ssl="verify-full"',
+                'sslmode="require"', "pg_stat_ssl", "pg_stat_activity", "max_connections", '"pool_size": 2',
+                "session_db_kwargs",
                 "migration_runner.upgrade(", "v0.Base.metadata", "AT TIME ZONE 'UTC'", "local.stop()"]:
     assert shown in code, f"the lesson should show {shown}"
   assert "asyncio.run(" not in code and "Agent(" not in code
