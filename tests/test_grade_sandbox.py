@@ -189,3 +189,20 @@ def test_text_from_submissions_is_made_harmless():
   assert names[0] == "ada" and names[1].startswith("Ada-") and names[2].startswith("_etc-")
   assert not any(n.startswith(".") or "/" in n for n in names)
   assert len({n.lower() for n in names}) == len(names)
+
+
+def test_a_hard_link_in_the_submissions_folder_is_not_taken(tmp_path):
+  from adkcourse.grade.runner import copy_private
+
+  secret = tmp_path / "secret.txt"
+  secret.write_text("instructor only")
+  (tmp_path / "subs").mkdir()
+  os.link(secret, tmp_path / "subs" / "ada.py")
+  assert "hard link" in copy_private(tmp_path / "subs" / "ada.py", tmp_path / "copy.py")
+  assert not (tmp_path / "copy.py").exists()
+
+
+def test_too_many_returned_files_are_refused():
+  header = {**GOOD, "files": [[f"f{i}", 0] for i in range(1001)]}
+  with pytest.raises(Malformed, match="more than the 1000"):
+    parse_result(json.dumps(header).encode() + b"\n")

@@ -49,6 +49,7 @@ MAX_FILE = 32 * 1024 * 1024  # bytes of one submission file taken (a notebook wi
 SCRATCH_MB = 64  # size of each of a sandbox's two private tmpfs folders
 PROCESSES = 128  # processes and threads of one sandbox, all together
 HEADER_CAP = 8 * 1024 * 1024  # bytes of the sandbox's JSON report
+MAX_RETURNED_FILES = 1000  # files a sandbox may send back (``_act`` sends at most 500)
 JUDGE_TIMEOUT = 30.0  # seconds for prepare, and for observe + judge (a hostile database...)
 JUDGE_START_TIMEOUT = 60.0
 MAX_NOTES = 30
@@ -132,6 +133,8 @@ def copy_private(path: Path, destination: Path) -> Optional[str]:
     info = os.fstat(handle)
     if not stat.S_ISREG(info.st_mode):
       return "not a regular file"
+    if info.st_nlink > 1:  # a hard link could be any file of the machine, /etc/shadow...
+      return "the file is a hard link (it has other names): copy it, then grade the copy"
     if info.st_size > MAX_FILE:
       return (f"the file is {info.st_size / 1e6:.1f} MB, more than the "
               f"{MAX_FILE / 1e6:.0f} MB the grader takes")
@@ -310,6 +313,8 @@ def parse_result(data: bytes) -> tuple[dict, list[tuple[PurePosixPath, bytes]]]:
   listed = header.get("files")
   if not isinstance(listed, list):
     raise Malformed("no list of files")
+  if len(listed) > MAX_RETURNED_FILES:
+    raise Malformed(f"{len(listed):,} files: more than the {MAX_RETURNED_FILES} a work folder holds")
   files, offset, seen = [], 0, set()
   for item in listed:
     if (not isinstance(item, list) or len(item) != 2 or type(item[1]) is not int
