@@ -49,7 +49,7 @@ print("write-root", can(lambda: open("/x", "w")))
 print("write-work", can(lambda: open("/w/x", "w").write("ok")))
 print("fill-work", can(lambda: open("/w/big", "wb").write(b"x" * (3 << 20))))
 print("tty", can(lambda: open("/dev/tty")))
-subprocess.Popen(["/bin/sh", "-c", "exec sleep 30 sandbox-probe-left-running"], start_new_session=True)
+subprocess.Popen(["/bin/sh", "-c", "sleep 30; : sandbox-probe-left-running"], start_new_session=True)
 """
 
 
@@ -78,7 +78,7 @@ def test_what_a_sandbox_sees_and_may_do(sandbox, monkeypatch):
 
 
 def test_a_sandbox_is_killed_at_its_deadline_with_everything_it_started(sandbox):
-  script = ("(setsid sh -c 'exec sleep 60 sandbox-deadline-child' &); "
+  script = ("(setsid sh -c 'sleep 60; : sandbox-deadline-child' &); "
             "trap '' TERM; while :; do :; done")
   run = sandbox.run(["/bin/sh", "-c", script], deadline=1.5, env={"PATH": "/usr/bin:/bin"},
                     memory_bytes=256 << 20)
