@@ -10,9 +10,11 @@ ADK ``Runner``: real function calls, real tools, real session services. ``Offlin
   text built from it;
 * ``fallback(reply=...)``: otherwise, a plain reply.
 
-Every request the Runner sends is kept (``model.requests``), so a lesson can show exactly what
-a model was told: the system instruction after state injection and the declared tools. Every
-text it produces starts with ``OFFLINE_TAG`` so nobody mistakes it for a real model.
+Every request the Runner sends is kept (``model.requests``). Lessons now see requests through
+``adkcourse.request_recorder`` instead (an ADK callback, so it works on Gemini too); the
+attributes stay for code written against them. Every text it produces starts with
+``OFFLINE_TAG`` so nobody mistakes it for a real model. ``adkcourse.fake_gemini`` serves the
+same rules over the Gemini REST API (``respond`` is the shared rule engine).
 """
 
 from __future__ import annotations
