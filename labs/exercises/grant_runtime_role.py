@@ -3,16 +3,17 @@
 
 The concierge goes to production. The owner role has created ADK's tables with
 ``prepare_tables()``; the role the app logs in with, the runtime role, exists but may do
-nothing yet. Write
+nothing yet. As the owner, as in the lesson, write
 
-    async def grant_runtime_role(admin_url: str, database: str, owner: str, runtime: str) -> None
+    async def grant_runtime_role(owner_url: str, database: str, runtime: str) -> None
 
-``admin_url`` is a superuser's URL of ``database``, in the form ADK takes
-(``postgresql+asyncpg://...``: for ``asyncpg.connect``, write ``postgresql://`` instead);
-``owner`` owns the database and ADK's tables; ``runtime`` is a login role. The database is
-hardened as in the lesson: PUBLIC has no right on it or on its schema ``public``. It also
-holds the cafe's other data, which the concierge has no business reading: a table with its
-sequence in ``public``, and a schema ``billing``. When ``grant_runtime_role`` returns:
+``owner_url`` is the owner's URL of ``database``, in the form ADK takes
+(``postgresql+asyncpg://...``: for ``asyncpg.connect``, write ``postgresql://`` instead). The
+owner owns the database and every table in it, and is no superuser (nor is anyone on Cloud
+SQL); ``runtime`` is a login role. The database is hardened as in the lesson: PUBLIC has no
+right on it or on its schema ``public``. It also holds the cafe's other data, which the
+concierge has no business reading: a table with its sequence in ``public``, and a schema
+``billing``. When ``grant_runtime_role`` returns:
 
 1. logged in as ``runtime``, ADK's ``DatabaseSessionService`` serves the concierge: it reads
    the sessions already stored, creates sessions, appends events (with ``user:`` and ``app:``
@@ -21,18 +22,18 @@ sequence in ``public``, and a schema ``billing``. When ``grant_runtime_role`` re
 3. ``runtime`` holds no right beyond what ADK's tables need: at most ``SELECT``, ``INSERT``,
    ``UPDATE`` and ``DELETE`` on ``sessions``, ``events``, ``app_states`` and ``user_states``,
    and only ``SELECT`` on ``adk_internal_metadata`` (the schema version is the owner's to
-   write); nothing on any other table, sequence or schema;
-4. ``runtime`` keeps no role attribute (superuser, CREATEDB...) and is a member of no role:
-   create no role, grant to ``runtime`` itself;
+   write), none of them with grant option; nothing on any other table, sequence or schema;
+4. ``runtime`` is a member of no role (the owner's included): grant to ``runtime`` itself;
 5. PUBLIC gains nothing;
-6. calling it again changes nothing and raises nothing (deployments re-run their set-up).
+6. calling it again raises nothing (deployments re-run their set-up).
 
 Names can hold any character a PostgreSQL identifier can: capitals, hyphens, spaces, even a
 double quote. SQL's ``GRANT`` takes no query parameters, so each name must be quoted as an
 identifier.
 
 Check yourself in a notebook (the checks build two databases and four roles on the course's
-PostgreSQL, with fresh names on every run, and log in as the runtime role afterwards):
+PostgreSQL, with fresh names on every run, call your function twice on each database, then log
+in as the runtime role and try all of the above):
 
     from adkcourse.grade import run_exercise_checks
     report = await run_exercise_checks("grant_runtime_role", grant_runtime_role)
@@ -44,7 +45,7 @@ from __future__ import annotations
 import asyncpg
 
 
-async def grant_runtime_role(admin_url: str, database: str, owner: str, runtime: str) -> None:
+async def grant_runtime_role(owner_url: str, database: str, runtime: str) -> None:
   """Let ``runtime`` use ADK's tables in ``database``, and nothing more."""
   # YOUR CODE HERE
-  raise NotImplementedError("When this returns, the runtime role can run ADK's session operations on the owner's tables, holds no other right (no DDL, no other data, no role attribute or membership), PUBLIC gained nothing, and a second call changes nothing.")
+  raise NotImplementedError("When this returns, the runtime role can run ADK's session operations on the owner's tables, holds no other right (no DDL, no other data, no grant option, no membership), PUBLIC gained nothing, and a second call raises nothing.")

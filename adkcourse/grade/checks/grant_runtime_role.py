@@ -1,15 +1,15 @@
 """Checks of the lesson-4 exercise ``grant_runtime_role`` (least privilege for ADK's tables).
 
-Contract: ``async def grant_runtime_role(admin_url, database, owner, runtime) -> None``, run
-with a superuser's URL of ``database``, gives the existing login role ``runtime`` what ADK's
-``DatabaseSessionService`` needs to serve the concierge from the tables that ``owner`` created
-with ``prepare_tables()``, and nothing more: it reaches ADK's tables (the four DML rights on
-``sessions``, ``events``, ``app_states`` and ``user_states``; only ``SELECT`` on
-``adk_internal_metadata``, whose schema version is the owner's to write), cannot create, alter,
-truncate or drop anything, has no right on the rest of the database's data (a table and its
-sequence in ``public``, a ``billing`` schema), keeps no role attribute and joins no role; PUBLIC
-gets nothing new. Names can hold any character an identifier can; a second call changes
-nothing and raises nothing.
+Contract: ``async def grant_runtime_role(owner_url, database, runtime) -> None``, run as the
+role that owns ``database`` and ADK's tables (it created them with ``prepare_tables()``; it is
+no superuser, as on Cloud SQL), gives the existing login role ``runtime`` what ADK's
+``DatabaseSessionService`` needs to serve the concierge, and nothing more: it reaches ADK's
+tables (at most the four DML rights on ``sessions``, ``events``, ``app_states`` and
+``user_states``; only ``SELECT`` on ``adk_internal_metadata``, whose schema version is the
+owner's to write), without grant option, cannot create, alter, truncate or drop anything, has no
+right on the rest of the database's data (a table and its sequence in ``public``, a ``billing``
+schema) and is a member of no role; PUBLIC gets nothing new. Names can hold any character an
+identifier can; a second call raises nothing.
 
 Each run builds two databases, each hardened as the lesson does (PUBLIC has no right on the
 database or on its schema ``public``), with roles of their own (unique to the run, dropped
@@ -19,15 +19,14 @@ afterwards: roles belong to the whole server):
 2. awkward names: capitals, hyphens, spaces, and a double quote in the runtime role's name.
 
 The function is called twice on each. Then the judge, trusted, reads the catalogue with fresh
-admin connections (effective rights through ``has_*_privilege``, role attributes and
-memberships, PUBLIC's ACL entries) and logs in as the runtime role to run ADK's real operations
-(read the owner's session, create, append with ``user:``/``app:`` deltas, get, list, user
-state, delete) and to attempt DDL and reads of the other data, each attempt rolled back.
+admin connections (effective rights through ``has_*_privilege``, grant options, role attributes
+and memberships, PUBLIC's ACL entries) and logs in as the runtime role to run ADK's real
+operations (read the owner's session, create, append with ``user:``/``app:`` deltas, get, list,
+user state, delete) and to attempt DDL and reads of the other data, each attempt rolled back.
 
-The admin must be a superuser (only a superuser or the tables' owner can grant on them, and
-creating roles needs more than CREATEDB). When ``Resources.postgres_url`` is not one (a server
-named by ``ADKCOURSE_POSTGRES_URL`` may grant CREATEDB only), ``prepare`` starts a private
-embedded server for the trial and ``cleanup`` stops it.
+``Resources.postgres_url`` must be able to create roles (CREATEROLE, or a superuser) besides
+databases. When it cannot (a server named by ``ADKCOURSE_POSTGRES_URL`` may grant CREATEDB
+only), ``prepare`` starts a private embedded server for the trial and ``cleanup`` stops it.
 """
 
 from __future__ import annotations
@@ -151,11 +150,12 @@ def _names(kind: str) -> dict[str, str]:
           "runtime": f'Concierge-App "EU" {tag}'}
 
 
-async def _is_superuser(admin_url: str) -> bool:
+async def _can_create_roles(admin_url: str) -> bool:
   admin = await connect(admin_url)
   try:
     return bool(await admin.fetchval(
-        "SELECT rolsuper FROM pg_roles WHERE rolname = current_user"))
+        "SELECT rolsuper OR (rolcreaterole AND rolcreatedb) FROM pg_roles "
+        "WHERE rolname = current_user"))
   finally:
     await admin.close()
 
@@ -225,6 +225,20 @@ async def snapshot(admin_url: str, database: str, runtime: str) -> dict[str, Any
         "ORDER BY 1", role["oid"], list(SEQUENCE_RIGHTS), list(rights), list(COLUMN_RIGHTS)):
       if row["rights"]:
         relations[row["name"]] = list(row["rights"])
+    grantable = sorted(f"{r['p']} on {r['name']}" for r in await db.fetch(
+        "SELECT 'database' AS name, p FROM unnest(ARRAY['CONNECT', 'CREATE', 'TEMPORARY']) p "
+        "WHERE has_database_privilege($1::oid, current_database(), p || ' WITH GRANT OPTION') "
+        "UNION ALL SELECT 'schema ' || n.nspname, p FROM pg_namespace n, "
+        "unnest(ARRAY['USAGE', 'CREATE']) p "
+        f"WHERE {SYSTEM_SCHEMAS} AND has_schema_privilege($1::oid, n.oid, p || ' WITH GRANT OPTION') "
+        "UNION ALL SELECT n.nspname || '.' || c.relname, p "
+        "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace, unnest($3::text[]) p "
+        f"WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f', 'S') AND {SYSTEM_SCHEMAS} AND CASE "
+        "  WHEN c.relkind = 'S' THEN CASE WHEN p = ANY($2::text[]) "
+        "    THEN has_sequence_privilege($1::oid, c.oid, p || ' WITH GRANT OPTION') END "
+        "  WHEN p = ANY($2::text[]) AND p <> 'SELECT' AND p <> 'UPDATE' THEN false "
+        "  ELSE has_table_privilege($1::oid, c.oid, p || ' WITH GRANT OPTION') END",
+        role["oid"], list(SEQUENCE_RIGHTS), sorted(set(rights) | set(SEQUENCE_RIGHTS))))
     member_of = [r["rolname"] for r in await db.fetch(
         "SELECT rolname FROM pg_roles WHERE oid <> $1 AND pg_has_role($1, oid, 'MEMBER') "
         "ORDER BY rolname", role["oid"])]
@@ -247,7 +261,8 @@ async def snapshot(admin_url: str, database: str, runtime: str) -> dict[str, Any
     await db.close()
   return {"database": database_rights, "schemas": schemas, "relations": relations,
           "attributes": {a: bool(role[a]) for a in ATTRIBUTES},
-          "can_login": bool(role["rolcanlogin"]), "member_of": member_of, "public": public}
+          "can_login": bool(role["rolcanlogin"]), "member_of": member_of, "public": public,
+          "grantable": grantable}
 
 
 async def _build(admin_url: str, kind: str, rng, setup: dict[str, Any]) -> dict[str, Any]:
@@ -256,32 +271,39 @@ async def _build(admin_url: str, kind: str, rng, setup: dict[str, Any]) -> dict[
   admin = await connect(admin_url)
   try:
     version = int(await admin.fetchval("SHOW server_version_num"))
+    superuser = await admin.fetchval("SELECT rolsuper FROM pg_roles WHERE rolname = current_user")
     for who in ("owner", "runtime"):
       await admin.execute(f"CREATE ROLE {ident(names[who])} LOGIN "
                           f"PASSWORD {literal(passwords[who])}")
       setup["role_oids"].append(await admin.fetchval(
           "SELECT oid::int FROM pg_roles WHERE rolname = $1", names[who]))
+    if not superuser:  # CREATEROLE: to create (and later drop) a database the owner owns
+      await admin.execute(f"GRANT {ident(names['owner'])} TO CURRENT_USER")
     await admin.execute(f"CREATE DATABASE {ident(names['database'])} "
                         f"OWNER {ident(names['owner'])}")
     setup["database_oids"].append(await admin.fetchval(
         "SELECT oid::int FROM pg_database WHERE datname = $1", names["database"]))
     # A trial's data need not survive a crash: commits without waiting for the disk.
     await admin.execute(f"ALTER DATABASE {ident(names['database'])} SET synchronous_commit = off")
-    await admin.execute(f"REVOKE ALL ON DATABASE {ident(names['database'])} FROM PUBLIC")
   finally:
     await admin.close()
-  inside = await connect(url_for(admin_url, names["database"]))
-  try:
-    await inside.execute("REVOKE ALL ON SCHEMA public FROM PUBLIC")
-    if version < 150000:  # before 15, public belongs to the bootstrap superuser
+  if version < 150000:  # before 15, public belongs to the bootstrap superuser
+    inside = await connect(url_for(admin_url, names["database"]))
+    try:
       await inside.execute(f"ALTER SCHEMA public OWNER TO {ident(names['owner'])}")
+    finally:
+      await inside.close()
+  owner_url = url_for(admin_url, names["database"], names["owner"], passwords["owner"])
+  owner = await connect(owner_url)
+  try:  # hardened as in the lesson, by the owner (PUBLIC's rights were granted by it)
+    await owner.execute(f"REVOKE ALL ON DATABASE {ident(names['database'])} FROM PUBLIC;"
+                        "REVOKE ALL ON SCHEMA public FROM PUBLIC")
   finally:
-    await inside.close()
+    await owner.close()
   customer = f"ayu_{rng.randrange(100, 999)}"
-  visit = await _owner_fills(url_for(admin_url, names["database"], names["owner"],
-                                     passwords["owner"]), rng, customer)
+  visit = await _owner_fills(owner_url, rng, customer)
   return {"kind": kind, "label": LABELS[kind], **names, "runtime_password": passwords["runtime"],
-          "admin_url": url_for(admin_url, names["database"]),
+          "owner_url": owner_url,
           "customer": customer, "visit": visit,
           "before": await snapshot(admin_url, names["database"], names["runtime"])}
 
@@ -293,12 +315,17 @@ async def prepare(workdir: Path, resources: Resources) -> dict[str, Any]:  # noq
   admin_url = resources.postgres_url
   setup: dict[str, Any] = {"seed": seed, "role_oids": [], "database_oids": [],
                            "scenarios": [], "private_server": None}
-  if not await _is_superuser(admin_url):
+  if not await _can_create_roles(admin_url):
     from adkcourse.postgres import start_embedded
     from adkcourse.scratch import scratch_root
 
     token = secrets.token_hex(6)
-    server = start_embedded(scratch_root() / f"pgdata-grant-{token}")
+    try:
+      server = start_embedded(scratch_root() / f"pgdata-grant-{token}")
+    except Exception as error:
+      raise RuntimeError("grant_runtime_role needs a PostgreSQL role that can create roles "
+                         "(CREATEROLE and CREATEDB, or a superuser), and no private server "
+                         f"could be started instead ({type(error).__name__}: {error})") from error
     _PRIVATE_SERVERS[token] = server
     setup["private_server"] = token
     admin_url = server.url
@@ -349,12 +376,13 @@ async def _drop_everything(url: str, setup: dict[str, Any]) -> None:
           "WHERE g.oid > $2 AND NOT (g.oid = ANY($1::oid[])) "
           "AND pg_has_role(m.oid, g.oid, 'MEMBER')", role_oids, mark)]
     for row in await admin.fetch("SELECT rolname FROM pg_roles WHERE oid = ANY($1::oid[])",
-                                 role_oids + sorted(set(extra))):
-      try:
-        await admin.execute(f"DROP OWNED BY {ident(row['rolname'])}")
-        await admin.execute(f"DROP ROLE IF EXISTS {ident(row['rolname'])}")
-      except Exception:  # noqa: BLE001 - rights left in other databases: never fatal
-        pass
+                                 sorted(set(extra)) + role_oids):
+      for sql in (f"DROP OWNED BY {ident(row['rolname'])}",  # a superuser's cleaning
+                  f"DROP ROLE IF EXISTS {ident(row['rolname'])}"):
+        try:
+          await admin.execute(sql)
+        except Exception:  # noqa: BLE001 - CREATEROLE may not DROP OWNED; never fatal
+          pass
   finally:
     await admin.close()
 
@@ -363,16 +391,15 @@ async def _drop_everything(url: str, setup: dict[str, Any]) -> None:
 
 async def act(fn: Callable, workdir: Path, setup: dict[str, Any],  # noqa: ARG001
               time_limit: Optional[float] = None) -> dict[str, Any]:
-  """Call ``fn(admin_url, database, owner, runtime)`` twice on each scenario's database."""
+  """Call ``fn(owner_url, database, runtime)`` twice on each scenario's database."""
   runs = []
   share = None if time_limit is None else time_limit / (2 * len(setup["scenarios"]))
   for scenario in setup["scenarios"]:
     calls = []
     for _ in range(2):
       trial = Trial()
-      await call_submission(trial, fn, scenario["admin_url"], scenario["database"],
-                            scenario["owner"], scenario["runtime"], is_async=True,
-                            time_limit=share)
+      await call_submission(trial, fn, scenario["owner_url"], scenario["database"],
+                            scenario["runtime"], is_async=True, time_limit=share)
       failed = bool(trial.raised) or any(
           marker in note for note in trial.notes
           for marker in ("raised NotImplementedError", "did not finish", "sys.exit"))
@@ -626,8 +653,8 @@ def runtime_cannot_change_the_schema(trial: GrantTrial) -> tuple[float, str]:
 @check(2, needs_action=True)
 def only_adk_tables(trial: GrantTrial) -> tuple[float, str]:
   """The runtime role holds at most SELECT, INSERT, UPDATE, DELETE on ADK's four data tables and
-  SELECT on ``adk_internal_metadata``, and nothing on the database's other data (a table and
-  its sequence in ``public``, the schema ``billing``)."""
+  SELECT on ``adk_internal_metadata``, none with grant option, and nothing on the database's
+  other data (a table and its sequence in ``public``, the schema ``billing``)."""
   def verdict(run: GrantRun) -> Optional[str]:
     if (why := _unreadable(run)) is not None:
       return why
@@ -638,6 +665,7 @@ def only_adk_tables(trial: GrantTrial) -> tuple[float, str]:
         problems.append(f"{', '.join(extra)} on {name}")
     problems += [f"USAGE on schema {s}" for s, rights in sorted(run.after["schemas"].items())
                  if s != "public" and "USAGE" in rights]
+    problems += [f"{g} WITH GRANT OPTION" for g in run.after.get("grantable", [])]
     read = [what for what, _ in READ_PROBES if run.probes.get(what) is not None]
     if not problems and not read:
       return None
@@ -647,6 +675,8 @@ def only_adk_tables(trial: GrantTrial) -> tuple[float, str]:
     if any("loyalty_cards" in p or "billing" in p for p in problems + read):
       hints.append("name ADK's tables: ON ALL TABLES/SEQUENCES IN SCHEMA also reaches the "
                    "cafe's other data")
+    if any(p.endswith("WITH GRANT OPTION") for p in problems):
+      hints.append("WITH GRANT OPTION lets the runtime role hand its rights to anyone")
     if any(p.startswith(("MAINTAIN", "REFERENCES", "TRIGGER", "TRUNCATE")) for p in problems):
       hints.append("ALL PRIVILEGES also gives TRUNCATE, REFERENCES, TRIGGER and, since "
                    "PostgreSQL 17, MAINTAIN")
@@ -714,8 +744,7 @@ def second_call_harmless(trial: GrantTrial) -> tuple[float, str]:
 EXERCISE = Exercise(
     name="grant_runtime_role",
     lesson="04_production_postgres",
-    signature=("async def grant_runtime_role(admin_url: str, database: str, owner: str, "
-               "runtime: str) -> None"),
+    signature="async def grant_runtime_role(owner_url: str, database: str, runtime: str) -> None",
     is_async=True,
     checks=(runtime_runs_adk, runtime_cannot_change_the_schema, only_adk_tables, no_role_powers,
             nothing_to_public, second_call_harmless),

@@ -7,17 +7,17 @@ RIGHTS = {"sessions": "SELECT, INSERT, UPDATE, DELETE", "events": "SELECT, INSER
           "adk_internal_metadata": "SELECT"}
 
 
-async def grant_runtime_role(admin_url, database, owner, runtime):
-  admin = await asyncpg.connect(admin_url.replace("postgresql+asyncpg://", "postgresql://", 1))
+async def grant_runtime_role(owner_url, database, runtime):
+  conn = await asyncpg.connect(owner_url.replace("postgresql+asyncpg://", "postgresql://", 1))
   try:
-    statements = [await admin.fetchval("SELECT format('GRANT CONNECT ON DATABASE %I TO %I', $1::text, $2::text)",
+    statements = [await conn.fetchval("SELECT format('GRANT CONNECT ON DATABASE %I TO %I', $1::text, $2::text)",
                                        database, runtime),
-                  await admin.fetchval("SELECT format('GRANT USAGE ON SCHEMA public TO %I', $1::text)", runtime)]
+                  await conn.fetchval("SELECT format('GRANT USAGE ON SCHEMA public TO %I', $1::text)", runtime)]
     for table, rights in RIGHTS.items():
-      statements.append(await admin.fetchval(
+      statements.append(await conn.fetchval(
           "SELECT format('GRANT ' || $1 || ' ON TABLE public.%I TO %I', $2::text, $3::text)",
           rights, table, runtime))
     for statement in statements:
-      await admin.execute(statement)
+      await conn.execute(statement)
   finally:
-    await admin.close()
+    await conn.close()

@@ -9,14 +9,14 @@ NEEDS = {"sessions": "SELECT, INSERT, UPDATE, DELETE",   # update_time, FOR UPDA
          "adk_internal_metadata": "SELECT"}
 
 
-async def grant_runtime_role(admin_url, database, owner, runtime):
-  admin = await asyncpg.connect(admin_url.replace("postgresql+asyncpg://", "postgresql://", 1))
+async def grant_runtime_role(owner_url, database, runtime):
+  conn = await asyncpg.connect(owner_url.replace("postgresql+asyncpg://", "postgresql://", 1))
   try:
-    role = await admin.fetchval("SELECT quote_ident($1)", runtime)
-    await admin.execute(f"GRANT CONNECT ON DATABASE {await admin.fetchval('SELECT quote_ident($1)', database)} "
+    role = await conn.fetchval("SELECT quote_ident($1)", runtime)
+    await conn.execute(f"GRANT CONNECT ON DATABASE {await conn.fetchval('SELECT quote_ident($1)', database)} "
                         f"TO {role}")
-    await admin.execute(f"GRANT USAGE ON SCHEMA public TO {role}")
+    await conn.execute(f"GRANT USAGE ON SCHEMA public TO {role}")
     for table, rights in NEEDS.items():
-      await admin.execute(f"GRANT {rights} ON public.{table} TO {role}")
+      await conn.execute(f"GRANT {rights} ON public.{table} TO {role}")
   finally:
-    await admin.close()
+    await conn.close()

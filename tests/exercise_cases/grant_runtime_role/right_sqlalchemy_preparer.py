@@ -1,11 +1,11 @@
-"""SQLAlchemy's engine on the admin URL as given, names quoted by the dialect's identifier preparer, one transaction."""
+"""SQLAlchemy's engine on the conn URL as given, names quoted by the dialect's identifier preparer, one transaction."""
 
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 
-async def grant_runtime_role(admin_url, database, owner, runtime):
-  engine = create_async_engine(admin_url)
+async def grant_runtime_role(owner_url, database, runtime):
+  engine = create_async_engine(owner_url)
   quote = engine.dialect.identifier_preparer.quote_identifier   # always quotes, doubles "
   role = quote(runtime)
   try:

@@ -9,13 +9,13 @@ def quoted(name):
   return '"' + name.replace('"', '""') + '"'
 
 
-async def grant_runtime_role(admin_url, database, owner, runtime):
-  admin = await asyncpg.connect(admin_url.replace("postgresql+asyncpg://", "postgresql://", 1))
+async def grant_runtime_role(owner_url, database, runtime):
+  conn = await asyncpg.connect(owner_url.replace("postgresql+asyncpg://", "postgresql://", 1))
   role = quoted(runtime)
   try:
-    await admin.execute(f"GRANT CONNECT ON DATABASE {quoted(database)} TO {role}")
-    await admin.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON sessions, events, app_states, "
+    await conn.execute(f"GRANT CONNECT ON DATABASE {quoted(database)} TO {role}")
+    await conn.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON sessions, events, app_states, "
                         f"user_states TO {role}")
-    await admin.execute(f"GRANT SELECT ON adk_internal_metadata TO {role}")
+    await conn.execute(f"GRANT SELECT ON adk_internal_metadata TO {role}")
   finally:
-    await admin.close()
+    await conn.close()

@@ -1,0 +1,22 @@
+"""Grants the right set WITH GRANT OPTION: the runtime role could hand its rights to any role, PUBLIC included."""
+
+import asyncpg
+
+LOSES = ("only_adk_tables",)
+
+
+def quoted(name):
+  return '"' + name.replace('"', '""') + '"'
+
+
+async def grant_runtime_role(owner_url, database, runtime):
+  conn = await asyncpg.connect(owner_url.replace("postgresql+asyncpg://", "postgresql://", 1))
+  role = quoted(runtime)
+  try:
+    await conn.execute(f"GRANT CONNECT ON DATABASE {quoted(database)} TO {role}")
+    await conn.execute(f"GRANT USAGE ON SCHEMA public TO {role}")
+    await conn.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON sessions, events, app_states, "
+                        f"user_states TO {role} WITH GRANT OPTION")
+    await conn.execute(f"GRANT SELECT ON adk_internal_metadata TO {role} WITH GRANT OPTION")
+  finally:
+    await conn.close()
