@@ -38,10 +38,12 @@ async def test_drink_scenario_tells_the_scopes_apart(tmp_path):
   exercise = get_exercise("remember_favorite_drink")
   setup = await exercise.prepare(tmp_path, Resources(seed=11))
   drinks = setup["drinks"]
-  assert len(set(drinks.values())) == 4
+  assert len(set(drinks.values())) == 5
   assert setup["neighbour"].startswith(setup["customer"])
   named = [turn["drink"] for turn in setup["script"] if turn["drink"]]
-  assert named == [drinks["first"], drinks["second"], drinks["neighbour"]]
+  assert named == [drinks["first"], drinks["tried"], drinks["second"], drinks["neighbour"]]
+  second_session = setup["sessions"]["second"]
+  assert [t["session"] for t in setup["script"]].count(second_session) == 2  # changes its mind
   first_session = setup["sessions"]["first"]
   assert [t["session"] for t in setup["script"]].count(first_session) == 2  # it goes on after
 

@@ -59,8 +59,8 @@ Rows = Optional[list[list[Any]]]  # a table's rows, sorted; None: the table is g
 
 def _lookalikes(kind: str, user: str, rng: random.Random) -> list[str]:
   """Other users of the same app whose ids a sloppy filter confuses with ``user``."""
-  if kind == "quotes":
-    return [f"{user} jr", user.upper()]
+  if kind == "quotes":  # the user's id has capitals: lower() or NOCASE erases someone else
+    return [f"{user} jr", user.upper(), user.lower()]
   first, number = user.split("_")
   return [f"{user}{rng.randrange(1, 9)}", user.upper(), f"{first}x{number}"]
 
@@ -69,7 +69,7 @@ def _scenario_names(kind: str, rng: random.Random) -> dict[str, Any]:
   taken: set[str] = set()
   app = app_name(rng, taken)
   if kind == "quotes":
-    user = quoted_user_id(rng)
+    user = quoted_user_id(rng).title()  # Ada "Kit" O'Brien
     twin_app = f"{app}_beta"
   else:
     user = f"{rng.choice(FIRST_NAMES)}_{rng.randrange(10, 99)}"

@@ -8,8 +8,9 @@ it saved. The one decision is the scope of each key, and the scenario tells them
 
 The trial runs the function as a real tool: an agent driven by the offline model, a real
 ``Runner``, on a ``SqliteSessionService`` file. With names and drinks drawn from the run's
-seed: a customer names a drink in a first conversation, then another drink in a second one
-(so the first conversation's ``last_drink`` is no longer the favourite); a customer whose id
+seed: a customer names a drink in a first conversation, then two others in a second one,
+which changes its mind (so the first conversation's ``last_drink`` is no longer the favourite,
+and the second one's is the drink it named last); a customer whose id
 starts with the first one's names a third drink; the first conversation goes on. Other
 customers, another app (where the same customer has another favourite) and the app's state
 are there from the start. The checks read what the file holds (stdlib ``sqlite3``, JSON: a
@@ -78,7 +79,7 @@ async def prepare(workdir: Path, resources: Resources) -> dict[str, Any]:
   first, other = rng.sample(FIRST_NAMES, 2)
   customer = first
   neighbour = f"{first}{rng.choice(('a', 'ie', 'y', '_jr'))}"  # shares the customer's prefix
-  first_drink, second_drink, neighbour_drink, elsewhere = _drinks(rng, 4)
+  first_drink, tried, second_drink, neighbour_drink, elsewhere = _drinks(rng, 5)
   db_path = Path(workdir) / DB_NAME
   service = SqliteSessionService(str(db_path))
   sessions = {}
@@ -100,8 +101,11 @@ async def prepare(workdir: Path, resources: Resources) -> dict[str, Any]:
   script = [
       {"user": customer, "session": sessions["first"], "drink": first_drink,
        "text": f'Hi! {said.format(first_drink)}'},
+      {"user": customer, "session": sessions["second"], "drink": tried,
+       "text": f'Back again. {said.format(tried)}'},
+      # The same conversation changes its mind: its last_drink is the second drink it named.
       {"user": customer, "session": sessions["second"], "drink": second_drink,
-       "text": f'Back again. {said.format(second_drink)}'},
+       "text": f'Actually, no. {said.format(second_drink)}'},
       {"user": neighbour, "session": sessions["neighbour"], "drink": neighbour_drink,
        "text": said.format(neighbour_drink)},
       {"user": customer, "session": sessions["first"], "drink": None,
@@ -110,7 +114,7 @@ async def prepare(workdir: Path, resources: Resources) -> dict[str, Any]:
   return {"seed": seed, "db_path": str(db_path), "app": app, "other_app": other_app,
           "customer": customer, "neighbour": neighbour, "other": other,
           "sessions": sessions, "script": script,
-          "drinks": {"first": first_drink, "second": second_drink,
+          "drinks": {"first": first_drink, "tried": tried, "second": second_drink,
                      "neighbour": neighbour_drink, "elsewhere": elsewhere},
           "before": _table_rows(db_path)}
 
@@ -311,7 +315,7 @@ def last_drink_stays_in_its_session(trial: DrinkTrial) -> tuple[float, str]:
   setup, drinks = trial.setup, trial.setup["drinks"]
   state = _user_state(trial, setup["customer"])
   leaked = sorted(k for k, v in state.items() if k != "favorite_drink"
-                  and (_mentions(v, drinks["first"]) or _mentions(v, drinks["second"])))
+                  and any(_mentions(v, drinks[d]) for d in ("first", "tried", "second")))
   if not leaked:
     return 1, "a new conversation sees the favourite only, not the last drink of another one"
   return 0, (f"the customer's user state also holds user:{', user:'.join(leaked)}, so every "
