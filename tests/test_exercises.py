@@ -3,6 +3,7 @@ checked in, up to date, and behave as promised."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.util
 import json
@@ -143,3 +144,48 @@ def test_module_level_block_is_left_out_of_the_student_version():
   exec(split.student, namespace)
   with pytest.raises(NotImplementedError):
     namespace["f"](1)
+
+
+LESSONS = {"remember_favorite_drink": "01_sessions_events_state.ipynb",
+           "forget_user": "02_sqlite_memory.ipynb", "copy_user_to": "03_postgres.ipynb"}
+
+
+def _stub_message(source: str, name: str) -> str:
+  """The NotImplementedError message of ``name``'s body in ``source``."""
+  tree = ast.parse(source)
+  function = next(node for node in ast.walk(tree)
+                  if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name)
+  raised = next(node for node in ast.walk(function) if isinstance(node, ast.Raise))
+  return ast.literal_eval(raised.exc.args[0])
+
+
+@pytest.mark.parametrize("name", sorted(LESSONS))
+def test_lesson_asks_for_an_attempt_before_any_solution(name):
+  """Statement, hint, the student's attempt (the generated stub's message), a self-check with
+  a fixed seed (stable output); nothing of the reference before it, and no listing of it."""
+  notebook = nbformat.read(ROOT / "notebooks" / LESSONS[name], as_version=4)
+  cells = notebook.cells
+  attempt = next(i for i, c in enumerate(cells) if c.cell_type == "code"
+                 and f"def {name}(" in c.source and "NotImplementedError" in c.source)
+  stub = (ROOT / "labs" / "exercises" / f"{name}.py").read_text()
+  assert _stub_message(cells[attempt].source, name) == _stub_message(stub, name)
+  assert any("<details>" in c.source and "Hint" in c.source for c in cells[attempt - 3:attempt])
+  check = cells[attempt + 1]
+  assert f'run_exercise_checks("{name}", {name}, seed=' in check.source
+  everything = "\n".join(c.source for c in cells)
+  assert "from solutions" not in everything and "import solutions" not in everything
+  assert f"getsource({name}" not in everything and "exec(listing" not in everything
+  before = "\n".join(c.source for c in cells[:attempt])
+  assert "solutions" not in before.replace(f"solutions/{name}.py", "")
+  for cell in cells[:attempt + 2]:
+    for output in cell.get("outputs", []):
+      assert f"{name}: " not in str(output) or "0 / " in str(output)  # no full-marks report
+
+
+def test_lesson_stubs_say_what_not_how():
+  """No stub message names a prefix, an API or SQL: it states what must hold afterwards."""
+  for name in LESSONS:
+    message = _stub_message((ROOT / "labs" / "exercises" / f"{name}.py").read_text(), name)
+    for word in ("user:", "app:", "temp:", "delete_session", "create_session", "append_event",
+                 "VACUUM", "DELETE", "sqlite3", "list_sessions", "get_session"):
+      assert word not in message, (name, word)
