@@ -79,6 +79,7 @@ def test_without_sandbox_the_scores_are_the_same_and_every_page_says_so(tmp_path
   assert {r["student"]: float(r["score"]) for r in read_gradebook(out)} == expected
   printed = capsys.readouterr().out
   assert "isolation: OFF" in printed and "WARNING: isolation was OFF" in printed
+  assert all(r["feedback"].startswith("isolation was OFF") for r in read_gradebook(out))
   for page in (tmp_path / "gb-feedback").glob("*.md"):
     assert page.read_text().startswith("> **Isolation was OFF"), page.name
 

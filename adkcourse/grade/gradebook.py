@@ -29,7 +29,9 @@ class OutputError(ValueError):
 
 def rows(graded: list[Graded]) -> list[dict[str, object]]:
   return [{"student": g.student, "exercise": g.report.exercise, "score": g.report.score,
-           "max_score": g.report.max_score, "feedback": g.report.summary()} for g in graded]
+           "max_score": g.report.max_score,
+           "feedback": ("isolation was OFF (--sandbox none); " if g.isolation_off else "")
+           + g.report.summary()} for g in graded]
 
 
 def check_output_file(path: Path) -> Path:

@@ -440,7 +440,6 @@ class Grader:
     folder.chmod(0o755)
     workdir.chmod(0o755)
     judge = self.judges.get()
-    server = None
     try:
       graded.report = self._grade(submission, private, folder, workdir, judge, graded)
     finally:
