@@ -271,6 +271,7 @@ def collect_files(workdir: Path, cap: int) -> tuple[list[tuple[str, Path, int]],
   was left out (links, devices, too many, too large)."""
   files: list[tuple[str, Path, int]] = []
   notes: list[str] = []
+  over: list[str] = []
   total = 0
 
   def walk(folder: Path, depth: int) -> None:
@@ -290,12 +291,15 @@ def collect_files(workdir: Path, cap: int) -> tuple[list[tuple[str, Path, int]],
         continue
       size = entry.stat(follow_symlinks=False).st_size
       if len(files) >= MAX_FILES or total + size > cap:
-        notes.append(f"{relative} ({size:,} bytes) is over the grader's cap: not returned")
+        over.append(relative)
         continue
       files.append((relative, Path(entry.path), size))
       total += size
 
   walk(workdir, 0)
+  if over:
+    notes.append(f"{len(over)} file(s) beyond the grader's caps ({MAX_FILES} files, "
+                 f"{cap:,} bytes) were not returned, e.g. {over[0]}")
   return files, notes
 
 
@@ -395,7 +399,7 @@ def supervise(request: dict, result_fd: int) -> dict:
   for line in bytes(messages).splitlines():
     try:
       message = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
       continue
     if isinstance(message, dict) and len(message) == 1:
       key, value = next(iter(message.items()))

@@ -346,8 +346,8 @@ def restore_files(workdir: Path, files: list[tuple[PurePosixPath, bytes]]) -> li
       target.parent.mkdir(parents=True, exist_ok=True)
       with open(target, "xb") as stream:
         stream.write(data)
-    except OSError as error:
-      notes.append(f"{path} could not be returned ({error.strerror})")
+    except (OSError, ValueError) as error:  # a name the file system refuses, a clash...
+      notes.append(f"{path} could not be returned ({getattr(error, 'strerror', None) or error})")
   return notes
 
 
