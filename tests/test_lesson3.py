@@ -53,7 +53,7 @@ def test_lesson_runs_the_lab_agent_unchanged_on_the_services_it_teaches():
 def test_lesson_shows_concurrent_writers_as_they_are():
   """Issue 12: each correction has its executed cell (the asserts run under nbval)."""
   code = _code()
-  for shown in ["SlowModel(", "double_submit(", "send_checked(", "invocation_id=request_id",
+  for shown in ["SlowModel(", "double_submit(", "retry(", "latest_user_text(", "invocation_id=request_id",
                 "storage_user_state.state.update(", 'f"user:diet:{preference}"',
                 "state->'dietary_preferences'", "mask_url(url)", 'sys.modules[\'sqlalchemy\'] = None',
                 'get_dialect(_is_async=True)']:
