@@ -111,9 +111,13 @@ def _status(card: Locator) -> Locator:
 
 def _focused(page: Page, card: Locator, selector: str) -> None:
   """Wait until the keyboard focus is on ``selector`` inside ``card``."""
-  page.wait_for_function("([card, selector]) => card.contains(document.activeElement)"
-                         " && document.activeElement.matches(selector)",
-                         arg=[card.element_handle(), selector], timeout=10_000)
+  try:
+    page.wait_for_function("([card, selector]) => card.contains(document.activeElement)"
+                           " && document.activeElement.matches(selector)",
+                           arg=[card.element_handle(), selector], timeout=10_000)
+  except Exception as error:
+    active = page.evaluate("() => document.activeElement.outerHTML.slice(0, 300)")
+    raise AssertionError(f"focus not on {selector} but on {active}") from error
 
 
 def _check(card: Locator) -> Locator:
@@ -261,6 +265,7 @@ def test_answers_with_the_keyboard_only(front):
     page.keyboard.press("Space")
   page.keyboard.press("Enter")
   expect(_status(multiple)).to_contain_text("Right!")
+  _focused(page, multiple, "button.adkcourse-quiz-retry")
 
   # Text boxes: type, Enter checks.
   for card, wrong, right in ((numeric, "3", "4"), (text, "sessions", "user states")):
@@ -275,6 +280,7 @@ def test_answers_with_the_keyboard_only(front):
     page.keyboard.type(right)
     page.keyboard.press("Enter")
     expect(_status(card)).to_contain_text("Right!")
+    _focused(page, card, "button.adkcourse-quiz-retry")
   score = _panel(page).locator(".adkcourse-quiz").nth(1).locator(".adkcourse-quiz-score")
   expect(score).to_have_text("Score: 4 of 4 right (0 at the first attempt) · 4 of 4 answered")
 
