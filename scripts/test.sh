@@ -6,6 +6,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-.venv/bin/python}
 bash scripts/install_sandbox.sh >/dev/null   # the grader's tests run submissions in bubblewrap
+# The browser tests (tests/browser) need Debian's chromium; their screenshots are kept outside
+# the run's temporary folder, for a person to look at (the path is printed at the end).
+bash scripts/install_chromium.sh >/dev/null
+export ADKCOURSE_BROWSER_TESTS=required
+export ADKCOURSE_SCREENSHOTS=${ADKCOURSE_SCREENSHOTS:-${TMPDIR:-/tmp}/adkcourse-screenshots}
 before=$(git status --porcelain 2>/dev/null || true)
 
 # Every pinned requirement must install from wheels on each supported Python and platform
