@@ -174,7 +174,6 @@ def test_a_hostile_class_is_graded_correctly(tmp_path, isolation_available):
   for path, data in course_before.items():
     if path.exists():  # (another engineer may be editing the course: only the marker counts)
       assert b"HOSTILE-BACKDOOR" not in path.read_bytes(), path
-  site = Path(shutil.which("python") or sys.executable)  # noqa: F841 - for the message
   import google.adk
 
   packages = Path(google.adk.__file__).resolve().parents[2]

@@ -4,7 +4,6 @@ survive the grading (its command line carries a marker the test looks for): 13."
 
 import os
 import sqlite3
-import time
 
 MARK = "hostile-outlives-9c2d"
 
