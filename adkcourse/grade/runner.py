@@ -384,7 +384,8 @@ def _child_notes(header: dict, name: str, time_limit: float, memory_mb: int,
   notes = []
   if memory_exceeded:
     notes.append(f"the submission went over the memory limit ({memory_mb:,} MiB for all its "
-                 "processes together) and was stopped; graded on what it had done")
+                 "processes together): the kernel stopped some of them; graded on what it had "
+                 "done")
   if child.get("timed_out") is True:
     notes.append(f"`{name}` was still running at the time limit ({time_limit:g} s, "
                  "everything included) and was stopped; graded on what it had done")
