@@ -266,7 +266,11 @@ def _descendants(root: int) -> list[int]:
   return found
 
 
-PG_ATTACKER = '''
+PG_STATEMENTS = ("COPY (SELECT 1) TO PROGRAM 'id > /tmp/pwned'",
+                 "SELECT pg_read_file('/etc/passwd')", "ALTER ROLE CURRENT_USER SUPERUSER",
+                 "GRANT pg_execute_server_program TO CURRENT_USER",
+                 "CREATE EXTENSION IF NOT EXISTS adminpack")
+PG_ATTACKER = f"STATEMENTS = {PG_STATEMENTS!r}\n" + '''
 import asyncpg
 
 async def copy_user_to(source, dest, app_name, user_id):
@@ -283,9 +287,7 @@ async def copy_user_to(source, dest, app_name, user_id):
         except Exception as error:
             print(attempt, "connect refused:", type(error).__name__)
             continue
-        for sql in ("COPY (SELECT 1) TO PROGRAM 'id > /tmp/pwned'",
-                    "SELECT pg_read_file('/etc/passwd')", "ALTER ROLE CURRENT_USER SUPERUSER",
-                    "CREATE EXTENSION IF NOT EXISTS adminpack"):
+        for sql in STATEMENTS:
             try:
                 print(attempt, sql[:20], "->", await db.fetchval(sql))
             except Exception as error:
@@ -303,8 +305,6 @@ def test_a_private_postgresql_gives_no_superuser(tmp_path, isolation_available):
   graded = _grade_folder(folder, "copy_user_to")["attacker"]
   printed = graded.output
   assert "as-postgres connect refused" in printed, printed
-  for sql in ("COPY (SELECT 1) TO PROGRAM 'id > /tmp/pwned'",
-              "SELECT pg_read_file('/etc/passwd')", "ALTER ROLE CURRENT_USER SUPERUSER",
-              "CREATE EXTENSION IF NOT EXISTS adminpack"):
+  for sql in PG_STATEMENTS:
     assert f"as-given {sql[:20]} refused" in printed, (sql, printed)
   assert "uid=" not in printed and "root:" not in printed

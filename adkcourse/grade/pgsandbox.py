@@ -2,7 +2,7 @@
 
 An exercise with ``needs_postgres`` gets a server private to one submission: whatever that
 submission does to it (drop everything, fill it) reaches nobody else. Its role can create
-databases but is no superuser (no ``COPY ... TO PROGRAM``, no reading server files), and the
+databases and roles but is no superuser (no ``COPY ... TO PROGRAM``, no reading server files), and the
 superuser cannot log in at all. The server runs in bubblewrap too, under an
 unprivileged uid, without network (it listens on a unix socket only), with its data folder in
 a size-capped tmpfs and memory and processes capped like a submission. Only the socket's
@@ -28,7 +28,8 @@ from .sandbox import Running, Sandbox
 DATA_CAP = 256 * 1024 * 1024  # bytes of the server's tmpfs (its whole database)
 MEMORY_CAP = 1024 * 1024 * 1024  # the server's memory, tmpfs included (cgroup)
 START_TIMEOUT = 30.0
-ROLE = "adkcourse"  # LOGIN CREATEDB, not a superuser
+ROLE = "adkcourse"  # LOGIN CREATEDB CREATEROLE, not a superuser (PostgreSQL 16+: CREATEROLE
+# cannot hand out superuser or pg_execute_server_program)
 SETTINGS = ("fsync=off", "full_page_writes=off", "synchronous_commit=off",
             "shared_buffers=16MB", "max_connections=30", "dynamic_shared_memory_type=mmap",
             "log_min_messages=fatal", "unix_socket_permissions=0777", "max_wal_size=64MB")
@@ -92,7 +93,7 @@ class PostgresFarm:
       return self._template
 
   def _initdb(self) -> Path:
-    """initdb, then a role with CREATEDB only (what an exercise's ``prepare`` needs) and a
+    """initdb, then a role with CREATEDB and CREATEROLE (what the exercises' ``prepare`` need) and a
     ``pg_hba.conf`` that asks everyone for a password. The superuser has none, so nobody can
     log in as it: a submission that gets the role's URL (it must, to use the database) can
     create and fill databases, not run programs (``COPY ... TO PROGRAM``) or read files."""
@@ -100,7 +101,7 @@ class PostgresFarm:
     folder.mkdir(mode=0o755)
     self._chown(folder)
     data = folder / "data"
-    sql = (f"CREATE ROLE {ROLE} LOGIN CREATEDB PASSWORD '{self.password}';")
+    sql = (f"CREATE ROLE {ROLE} LOGIN CREATEDB CREATEROLE PASSWORD '{self.password}';")
     script = ('"$1" -D "$2" -U postgres --auth=trust -E UTF8 --locale=C --no-sync '
               '--no-instructions && echo "$3" | "$4" --single -D "$2" postgres >/dev/null && '
               'printf "local all all scram-sha-256\\n" > "$2/pg_hba.conf"')
