@@ -167,3 +167,10 @@ def test_too_much_code_is_refused_before_parsing(tmp_path):
   path.write_text("X = 1\n" * 1000 + "def f():\n    return 1\n")
   result = extract(path, "f", max_code=1000)
   assert not result.found and "more than the 1,000 the grader reads" in result.error
+
+
+def test_a_byte_order_mark_is_not_a_syntax_error(tmp_path):
+  path = tmp_path / "windows.py"
+  path.write_bytes(b"\xef\xbb\xbfdef f():\r\n    return 1\r\n")
+  result = extract(path, "f")
+  assert result.error is None and run(result.code)["f"]() == 1

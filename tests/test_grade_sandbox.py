@@ -182,6 +182,8 @@ def test_text_from_submissions_is_made_harmless():
   assert csv_cell("\tx") == "' x" and csv_cell("@SUM(A1)") == "'@SUM(A1)"
   assert escape_id("new\nline\x1b") == "new\\x0aline\\x1b" and escape_id("ada") == "ada"
   assert escape_id("a\\x0a") == "a\\x5cx0a"  # never the same id as an escaped one
+  assert escape_id("ada ") == "ada\\x20" and escape_id("ada\u00a0") == "ada\\xa0"  # no look-alike
+  assert escape_id("a\u200bda") == "a\\u200bda" and escape_id("ada lovelace") == "ada lovelace"
   assert md("# Score: 13 | x `y` <b>") == "\\# Score: 13 \\| x \\`y\\` \\<b\\>"
   taken: set[str] = set()
   names = [safe_filename(s, taken) for s in ("ada", "Ada", "../etc", ".hidden", "CON", "a b")]

@@ -52,7 +52,7 @@ def kind(path: Path) -> str:
 
 def read_cells(path: Path) -> list[tuple[str, str]]:
   """``(label, source)`` of every code cell (a ``.py`` file is one cell called "file")."""
-  text = path.read_text(encoding="utf-8", errors="replace")
+  text = path.read_text(encoding="utf-8-sig", errors="replace")  # a BOM is no syntax error
   if kind(path) == ".py":
     return [("file", text)]
   notebook = json.loads(text)

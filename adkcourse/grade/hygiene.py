@@ -52,10 +52,14 @@ def one_line(text: object, limit: int = 300) -> str:
 
 
 def escape_id(stem: str) -> str:
-  """A student id safe everywhere: control characters written as ``\\xNN``/``\\uNNNN``."""
+  """A student id safe everywhere: control characters, whitespace other than an inner space
+  and backslashes written as ``\\xNN``/``\\uNNNN`` (so that no two files share an id, and no
+  id looks like another one)."""
   out = []
-  for char in stem:
-    if char == "\\" or _is_control(char) or char in "\t\n\r":
+  for index, char in enumerate(stem):
+    edge = index in (0, len(stem) - 1)  # "ada " next to "ada" would look the same
+    if (char == "\\" or _is_control(char) or (char.isspace() and char != " ")
+        or (char == " " and edge)):
       code = ord(char)
       out.append(f"\\x{code:02x}" if code < 0x100 else
                  f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")

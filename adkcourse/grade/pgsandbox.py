@@ -32,7 +32,10 @@ ROLE = "adkcourse"  # LOGIN CREATEDB CREATEROLE, not a superuser (PostgreSQL 16+
 # cannot hand out superuser or pg_execute_server_program)
 SETTINGS = ("fsync=off", "full_page_writes=off", "synchronous_commit=off",
             "shared_buffers=16MB", "max_connections=30", "dynamic_shared_memory_type=mmap",
-            "log_min_messages=fatal", "unix_socket_permissions=0777", "max_wal_size=64MB")
+            "log_min_messages=fatal", "unix_socket_permissions=0777", "max_wal_size=64MB",
+            # a query whose client (the ended sandbox) is gone stops, instead of changing the
+            # data while the judge reads it
+            "client_connection_check_interval=200ms")
 
 
 class PostgresUnavailable(RuntimeError):
