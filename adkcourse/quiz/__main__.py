@@ -1,4 +1,4 @@
-"""``python -m adkcourse.quiz check|extract|export`` (see ``cli.py``)."""
+"""``python -m adkcourse.quiz check|extract|export|analytics`` (see ``cli.py``)."""
 
 import sys
 
