@@ -243,7 +243,8 @@ def _mount_args(mounts: list[tuple[str, list[str]]]) -> list[str]:
   out: list[str] = []
   made: set[str] = {"/"}
   mounted: set[str] = set()
-  binds = {inside for inside, args in mounts if "--tmpfs" not in args and "--dir" not in args}
+  binds = {inside for inside, args in mounts
+           if not {"--tmpfs", "--dir", "--dev", "--proc"} & set(args)}
   for inside, args in sorted(mounts, key=lambda m: len(Path(m[0]).parts)):
     parts = Path(inside).parent.parts
     for i in range(2, len(parts) + 1):
@@ -319,9 +320,11 @@ class Sandbox:
              for path, size in tmpfs]
     if "/tmp" not in {path for path, _ in tmpfs}:  # the inner bwrap mounts its own root there
       plan.append(("/tmp", ["--perms", "0755", "--dir", "/tmp"]))
+    # /proc and /dev first (sorted by depth): a folder of the caller's under /dev/shm stays
+    # visible on top of them
+    plan += [("/proc", ["--proc", "/proc"]), ("/dev", ["--dev", "/dev"])]
     mounts = _mount_args(plan)
-    mounts += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev",
-               "--remount-ro", "/", "--chdir", chdir]
+    mounts += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", chdir]
     if not iso.privileged:
       return [iso.bwrap, "--unshare-user", "--disable-userns", *namespaces, *mounts, "--",
               *command]
