@@ -17,7 +17,9 @@ import unicodedata
 _ANSI = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|[@-Z\\-_])")
 _KEEP_FORMAT = {"\u200d"}  # zero-width joiner: part of emoji, harmless
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>&])")
+_MARKDOWN_INLINE = re.compile(r"([\\`*_\[\]|~<>&@])")  # emphasis, code, links, HTML, tables
+_MARKDOWN_LINE_START = re.compile(r"^([#+\-=>]|\d+(?=[.)]))")  # headings, lists, quotes
+_AUTOLINKS = (re.compile(r"(?i)\b(www)\."), re.compile(r"(?i)\b([a-z][a-z0-9+.-]*):(?=//)"))
 _FILE_SAFE = re.compile(r"[^A-Za-z0-9._-]")
 
 
@@ -78,10 +80,19 @@ def csv_cell(value: object) -> str:
 
 
 def md(text: object) -> str:
-  """Text for one line of Markdown: clean, with every character Markdown or HTML could read
-  as markup backslash-escaped (no heading, emphasis, link, table, HTML or code span can come
-  out of it, and it cannot end the block it is in)."""
-  return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(clean(text).split()))
+  """Text for one line of Markdown (a list item, a table cell): clean, on one line, with what
+  Markdown or HTML could read as markup backslash-escaped: no emphasis, code span, link,
+  autolink, image, HTML, entity or table cell can come out of it, nor a heading, list or
+  quote where it starts, and it cannot end the block it is in. (Only those characters, so
+  that the page stays readable as plain text.)"""
+  text = _MARKDOWN_INLINE.sub(r"\\\1", " ".join(clean(text).split()))
+  for pattern in _AUTOLINKS:
+    text = pattern.sub(lambda m: m.group(0)[:-1] + "\\" + m.group(0)[-1], text)
+  match = _MARKDOWN_LINE_START.match(text)
+  if match:
+    end = match.end()
+    text = (text[:end] + "\\" + text[end:]) if match.group(0)[0].isdigit() else "\\" + text
+  return text
 
 
 def fence_for(text: str) -> str:
