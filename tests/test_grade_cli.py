@@ -237,3 +237,14 @@ def test_demo_kinds_cover_the_issue_cases():
   for kind in ("does_not_parse", "no_function", "sync_def", "raises", "loops_forever",
                "calls_sys_exit", "prints_megabytes", "hostile_wipes_everyone", "moved_cells"):
     assert kind in KINDS
+
+
+def test_a_seed_gives_the_same_feedback_on_every_run(tmp_path):
+  write_class(tmp_path / "subs", ("raises",))
+  pages = []
+  for run in ("a", "b"):
+    out = tmp_path / run / "gb.csv"
+    assert main(["forget_user", str(tmp_path / "subs"), "--out", str(out), "--seed", "7",
+                 "--no-progress"]) == 0
+    pages.append((tmp_path / run / "gb-feedback" / "raises.md").read_text())
+  assert pages[0] == pages[1] and "erasing" in pages[0]

@@ -42,6 +42,10 @@ def build_parser() -> argparse.ArgumentParser:
   parser.add_argument("--sandbox", choices=("bwrap", "none"), default="bwrap",
                       help="bwrap (default): each submission in its own bubblewrap sandbox; "
                            "none: no isolation, only for code you trust (every page says so)")
+  parser.add_argument("--seed", type=int,
+                      help="the same data for each student on every run (reproducible "
+                           "feedback); default: fresh data every time. Keep it secret: "
+                           "data known in advance can be hard-coded")
   parser.add_argument("--no-progress", action="store_true", help="no progress bar")
   return parser
 
@@ -89,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
   try:
     graded = grade_all(args.exercise, submissions, jobs=args.jobs, time_limit=args.timeout,
                        memory_mb=args.memory_mb, progress=not args.no_progress,
-                       isolation=isolation)
+                       isolation=isolation, seed=args.seed)
   finally:
     isolation.close()
   elapsed = time.monotonic() - started

@@ -35,7 +35,7 @@ def handle(exercise: Any, request: dict) -> dict:
   op = request.get("op")
   workdir = Path(request["workdir"])
   if op == "prepare":
-    resources = Resources(postgres_url=request.get("postgres_url"))
+    resources = Resources(postgres_url=request.get("postgres_url"), seed=request.get("seed"))
     setup = asyncio.run(exercise.prepare(workdir, resources))
     json.dumps(setup)  # the contract: JSON-able (it crosses into the sandbox as JSON)
     return {"ok": True, "setup": setup}

@@ -20,6 +20,7 @@ folder before anything runs, and everything the run started is dead when ``grade
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -403,9 +404,9 @@ class Grader:
   """One grading run: its private folder, sandbox, judges and PostgreSQL servers."""
 
   def __init__(self, exercise: Exercise, isolation: Isolation, root: Path, *, jobs: int,
-               time_limit: float, memory_mb: int):
+               time_limit: float, memory_mb: int, seed: Optional[int] = None):
     self.exercise, self.isolation, self.root = exercise, isolation, root
-    self.time_limit, self.memory_mb = time_limit, memory_mb
+    self.time_limit, self.memory_mb, self.seed = time_limit, memory_mb, seed
     self.sandbox = Sandbox(isolation)
     self.judges: queue.Queue = queue.Queue()
     self._all_judges: list[Judge] = []
@@ -462,7 +463,8 @@ class Grader:
                                       f"PostgreSQL server ({one_line(error, 200)})")
       try:
         setup = judge.call({"op": "prepare", "workdir": str(workdir),
-                            "postgres_url": server.url if server else None})["setup"]
+                            "postgres_url": server.url if server else None,
+                            "seed": self._seed_for(submission)})["setup"]
       except JudgeError as error:
         return exercise.zero_report(f"the grader could not prepare this submission's data "
                                     f"({one_line(error, 300)}): grade it again")
@@ -518,6 +520,15 @@ class Grader:
     finally:
       if server is not None:
         server.stop()
+
+  def _seed_for(self, submission: Submission) -> Optional[int]:
+    """None (fresh data every time), or with ``--seed`` the same data for the same student
+    on every run (different for each student)."""
+    if self.seed is None:
+      return None
+    digest = hashlib.sha256(f"{self.seed}:{submission.student}".encode("utf-8",
+                                                                       "surrogatepass"))
+    return int.from_bytes(digest.digest()[:6], "big")
 
   def _act(self, private: Path, folder: Path, workdir: Path, setup: dict, server: Any):
     """Run the submission's phase in its sandbox: (run, header, files, reason for a zero)."""
@@ -579,12 +590,14 @@ def copy_submissions(submissions: list[Submission], folder: Path
 def grade_all(exercise_name: str, submissions: list[Submission], *, jobs: int = 2,
               time_limit: float = 30.0, memory_mb: int = 2048, progress: bool = True,
               scratch: Optional[Path] = None, sandbox: str = "bwrap",
-              isolation: Optional[Isolation] = None) -> list[Graded]:
+              isolation: Optional[Isolation] = None, seed: Optional[int] = None
+              ) -> list[Graded]:
   """Grade every submission, ``jobs`` at a time; results sorted by student.
 
   ``sandbox="bwrap"`` isolates each submission (``SandboxUnavailable`` where bubblewrap
   cannot run); ``"none"`` runs them with the grader's rights (every page says so). An
   ``isolation`` from ``sandbox.detect`` can be passed instead (the caller then closes it).
+  ``seed`` makes each student's data the same on every run (default: fresh data each time).
   """
   from tqdm import tqdm
 
@@ -604,7 +617,7 @@ def grade_all(exercise_name: str, submissions: list[Submission], *, jobs: int = 
   try:
     copied = copy_submissions(submissions, root / "submissions")
     grader = Grader(exercise, isolation, root, jobs=jobs, time_limit=time_limit,
-                    memory_mb=memory_mb)
+                    memory_mb=memory_mb, seed=seed)
     with ThreadPoolExecutor(max_workers=jobs) as pool, \
         tqdm(total=len(submissions), desc=f"grading {exercise_name}", unit="submission",
              file=sys.stderr, disable=not progress) as bar:
