@@ -24,8 +24,10 @@ from pathlib import Path
 from typing import Any, Mapping, Optional, TypeVar, Union
 from urllib.parse import urlsplit
 
+import httpx
 from google.adk.agents import LlmAgent
 from google.adk.models.base_llm import BaseLlm
+from google.genai import errors as genai_errors
 
 from .offline_model import OfflineModel, Rule
 
@@ -40,6 +42,25 @@ FAKE_GEMINI_VARIABLE = "ADKCOURSE_FAKE_GEMINI"
 fake endpoint. The test suite then does not force the offline model (see conftest.py)."""
 
 LIVE_SKIPPED = "skipped: no key (set GOOGLE_API_KEY to run this cell on Gemini)"
+LIVE_ERRORS: tuple[type[BaseException], ...] = (genai_errors.APIError, httpx.HTTPError, OSError)
+"""What a live cell reports instead of raising: an error answer of the API (a wrong key, a quota,
+an unknown model), or no way to reach it (httpx's transport errors; aiohttp's connection errors
+and timeouts are ``OSError``s). A bug in the cell itself still raises.
+
+    try:
+        ...  # the live calls
+    except LIVE_ERRORS as error:
+        print(live_failure(error))
+"""
+
+
+def live_failure(error: BaseException) -> str:
+  """One line saying why a live cell's call to Gemini failed (the key is never in it: google-genai
+  sends it in a header, and neither the URL nor the API's error text carries it)."""
+  if isinstance(error, genai_errors.APIError):
+    status = f" {error.status}" if error.status else ""
+    return f"Gemini answered an error: {error.code}{status}: {error.message}"
+  return f"Gemini could not be reached: {type(error).__name__}: {error}"
 
 SCRIPTED_RULES: dict[str, str] = {
     "cafe_concierge": "labs.cafe_concierge.rules:OFFLINE_RULES",

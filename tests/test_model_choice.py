@@ -7,9 +7,9 @@ from google.adk.models.llm_request import LlmRequest
 from google.genai import types
 
 from adkcourse.fake_gemini import parse_rules_variable
-from adkcourse.model_choice import (LIVE_SKIPPED, describe_model, gemini_configured,
-                                    live_agent, live_model, live_or_skip, load_rules, rules_for,
-                                    scripted)
+from adkcourse.model_choice import (LIVE_ERRORS, LIVE_SKIPPED, describe_model, gemini_configured,
+                                    live_agent, live_failure, live_model, live_or_skip, load_rules,
+                                    rules_for, scripted)
 from adkcourse.offline_model import OfflineModel, declared_tools
 from adkcourse.scratch import reproducible_environment
 
@@ -91,3 +91,21 @@ def test_live_agent_is_a_gemini_copy_or_none(capsys):
   assert on_gemini.tools == root_agent.tools
   copy = scripted(root_agent, before_model_callback=print)
   assert isinstance(copy.model, OfflineModel) and copy.before_model_callback is print
+
+
+def test_live_failures_are_reported_in_one_line_and_bugs_still_raise():
+  """A live cell catches LIVE_ERRORS: an API error answer, no connection (httpx; aiohttp's
+  connection errors and timeouts are OSErrors); never a bug of the cell."""
+  import httpx
+  from google.genai import errors
+
+  quota = errors.ClientError(429, {"error": {"code": 429, "message": "Quota exceeded.",
+                                             "status": "RESOURCE_EXHAUSTED"}})
+  offline = httpx.ConnectError("All connection attempts failed")
+  for error in (quota, offline, TimeoutError("timed out"), ConnectionRefusedError(111, "refused")):
+    assert isinstance(error, LIVE_ERRORS)
+  assert live_failure(quota) == "Gemini answered an error: 429 RESOURCE_EXHAUSTED: Quota exceeded."
+  assert live_failure(offline) == ("Gemini could not be reached: ConnectError: "
+                                   "All connection attempts failed")
+  for bug in (AttributeError("x"), KeyError("x"), TypeError("x")):
+    assert not isinstance(bug, LIVE_ERRORS)
