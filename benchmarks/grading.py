@@ -7,16 +7,21 @@
 Submissions are a mix of correct notebooks and scripts, the API-only attempt, a raw-SQL
 attempt and a hostile one (see ``adkcourse.grade.demo.FAST_KINDS``), written to a temporary
 folder. Prints one row per mode and ``--jobs`` value: submissions, seconds, submissions per
-second, and the median and slowest single submission; exits 1 if a score is not the expected
-one (a fast grader that grades wrongly is no benchmark). Nothing is written into the
-repository. The sandboxed mode is what instructors run: each submission in its own
-bubblewrap sandbox, with its own judge-side preparation and observation.
+second, the median and slowest single submission, and the CPU time the whole grading used
+(every process it started, sandboxes included: this process reaps them) with what that
+makes on idle CPUs (CPU seconds / CPUs: the figure to compare on a machine shared with other
+work). Exits 1 if a score is not the expected one (a fast grader that grades wrongly is no
+benchmark). Nothing is written into the repository. The sandboxed mode is what instructors
+run: each submission in its own bubblewrap sandbox, with its own judge-side preparation and
+observation.
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import os
+import resource
 import shutil
 import statistics
 import sys
@@ -29,6 +34,23 @@ from adkcourse.grade.runner import find_submissions, grade_all
 from adkcourse.grade.sandbox import detect
 
 
+def _reap() -> None:
+  """Wait for the orphans this process inherited as their subreaper (their CPU time then
+  counts in RUSAGE_CHILDREN)."""
+  while True:
+    try:
+      if os.waitpid(-1, os.WNOHANG)[0] == 0:
+        return
+    except ChildProcessError:
+      return
+
+
+def _cpu() -> float:
+  own, children = (resource.getrusage(resource.RUSAGE_SELF),
+                   resource.getrusage(resource.RUSAGE_CHILDREN))
+  return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def run(count: int, jobs: int, folder: Path, sandbox: str) -> dict[str, object]:
   shutil.rmtree(folder, ignore_errors=True)
   copies = -(-count // len(FAST_KINDS))
@@ -39,10 +61,15 @@ def run(count: int, jobs: int, folder: Path, sandbox: str) -> dict[str, object]:
   submissions = find_submissions(folder)
   isolation = detect(sandbox)
   try:
+    _reap()
+    cpu = _cpu()
     started = time.perf_counter()
     graded = grade_all("forget_user", submissions, jobs=jobs, progress=False,
                        isolation=isolation)
     seconds = time.perf_counter() - started
+    time.sleep(0.2)
+    _reap()
+    cpu = _cpu() - cpu
   finally:
     isolation.close()
   wrong = [g.student for g in graded if g.report.score != expected[g.student]]
@@ -51,7 +78,8 @@ def run(count: int, jobs: int, folder: Path, sandbox: str) -> dict[str, object]:
   per = [g.seconds for g in graded]
   return {"mode": "sandbox" if sandbox == "bwrap" else "no sandbox", "jobs": jobs,
           "submissions": len(graded), "seconds": seconds, "per_second": len(graded) / seconds,
-          "median_each": statistics.median(per), "slowest_each": max(per)}
+          "median_each": statistics.median(per), "slowest_each": max(per), "cpu": cpu,
+          "idle_seconds": cpu / min(jobs, os.cpu_count() or 1)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -62,6 +90,10 @@ def main(argv: list[str] | None = None) -> int:
   parser.add_argument("--sandbox", choices=("bwrap", "none"), action="append",
                       help="mode to measure; repeat for both (default: bwrap and none)")
   args = parser.parse_args(argv)
+  try:  # every process the grading starts ends up reaped here: its CPU time is counted
+    ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+  except (OSError, AttributeError):
+    pass
   scratch = Path(tempfile.mkdtemp(prefix="adkcourse-bench-"))
   os.environ.setdefault("ADKCOURSE_SCRATCH", str(scratch / "scratch"))
   rows = []
@@ -74,10 +106,11 @@ def main(argv: list[str] | None = None) -> int:
   print(f"forget_user grading on {os.cpu_count()} CPU(s), Python {sys.version.split()[0]}, "
         f"load {os.getloadavg()[0]:.1f}")
   print(f"{'mode':<10}  {'jobs':>4}  {'submissions':>11}  {'seconds':>7}  {'per second':>10}  "
-        f"{'median each':>11}  {'slowest each':>12}")
+        f"{'median each':>11}  {'slowest each':>12}  {'CPU s':>6}  {'idle CPUs s':>11}")
   for r in rows:
     print(f"{r['mode']:<10}  {r['jobs']:>4}  {r['submissions']:>11}  {r['seconds']:>7.1f}  "
-          f"{r['per_second']:>10.2f}  {r['median_each']:>10.2f}s  {r['slowest_each']:>11.2f}s")
+          f"{r['per_second']:>10.2f}  {r['median_each']:>10.2f}s  {r['slowest_each']:>11.2f}s  "
+          f"{r['cpu']:>6.1f}  {r['idle_seconds']:>11.1f}")
   return 0
 
 
