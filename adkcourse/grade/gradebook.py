@@ -62,6 +62,7 @@ def write_atomically(path: Path, text: str) -> None:
   try:
     with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
       stream.write(text)
+      os.fchmod(stream.fileno(), 0o666 & ~_umask())  # as an ordinary file, not mkstemp's 0600
     os.replace(temporary, path)
   except BaseException:
     try:
@@ -69,6 +70,12 @@ def write_atomically(path: Path, text: str) -> None:
     except OSError:
       pass
     raise
+
+
+def _umask() -> int:
+  mask = os.umask(0o022)
+  os.umask(mask)
+  return mask
 
 
 def csv_text(graded: list[Graded]) -> str:
