@@ -43,11 +43,25 @@ def test_lesson_runs_the_lab_agent_unchanged_on_the_services_it_teaches():
   assert "from labs.cafe_concierge.agent import APP_NAME, root_agent" in code
   assert "Agent(" not in code, "the lesson must import the concierge, not define a copy"
   for visible in ["postgres_server()", 'await fresh_database("lesson03")', "DatabaseSessionService(url)",
-                  "SqliteSessionService(", "Runner(agent=root_agent", "StaleSessionError",
+                  "SqliteSessionService(", "Runner(agent=concierge", "StaleSessionError",
                   "create_session_service_from_options(", "sqlite://sessions.db",
                   '"api_server"', "--session_service_uri"]:
     assert visible in code, f"the lesson should show {visible}"
   assert "asyncio.run(" not in code
+
+
+def test_asserted_cells_run_the_scripted_concierge_and_one_live_cell_uses_gemini():
+  """Issue 13: with a key set no cell crashes. Every Runner of an asserted cell runs
+  ``scripted(root_agent)``; one live cell runs the lab's agent on Gemini (skipped without a key);
+  the api_server subprocess is told to stay offline, since its replies are asserted."""
+  cells = json.loads(NOTEBOOK.read_text())["cells"]
+  code = _code()
+  assert "concierge = scripted(root_agent)" in code and "Runner(agent=root_agent" not in code
+  live = [c for c in cells if c["cell_type"] == "code" and "live_agent(" in "".join(c["source"])]
+  assert len(live) == 1
+  assert "".join(live[0]["source"]).startswith("# NBVAL_IGNORE_OUTPUT\n# live cell")
+  assert '{"ADKCOURSE_OFFLINE": "1"}' in code
+  assert "InstructionLog" not in code and "RequestRecorder()" in code
 
 
 def test_lesson_shows_concurrent_writers_as_they_are():
@@ -63,8 +77,14 @@ def test_lesson_shows_concurrent_writers_as_they_are():
 
 
 def test_lesson_core_path_is_short():
+  """Core path (before "Going further", the exercise and the key points included): at most 60
+  cells and about 1,800 words of prose."""
   cells = json.loads(NOTEBOOK.read_text())["cells"]
-  assert len(cells) <= 60, f"{len(cells)} cells: move tangents to Going further"
+  further = next(i for i, c in enumerate(cells) if "## Going further" in "".join(c["source"]))
+  core = cells[:further]
+  words = sum(len("".join(c["source"]).split()) for c in core if c["cell_type"] == "markdown")
+  assert len(core) <= 60, f"{len(core)} cells: move tangents to Going further"
+  assert words <= 1850, f"{words} words of prose: move tangents to Going further"
 
 
 def test_lesson_reuses_the_course_plumbing_and_its_style():

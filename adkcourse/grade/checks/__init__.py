@@ -34,14 +34,17 @@ def get_exercise(name: str) -> Exercise:
 async def run_exercise_checks(name: str, fn: Optional[Callable], *,
                               workdir: Union[str, Path, None] = None,
                               time_limit: Optional[float] = None,
-                              seed: Optional[int] = None) -> Report:
+                              seed: Optional[int] = None,
+                              postgres_url: Optional[str] = None) -> Report:
   """Run every check of exercise ``name`` against ``fn`` and return the ``Report``.
 
   The students' self-check, in one process: ``prepare`` -> ``act`` -> what ``act`` returned,
   through JSON (as it would cross a sandbox's boundary) -> ``observe`` -> ``judge``. Fresh data
   is built in ``workdir`` (default: an emptied ``checks_NAME`` folder under the course's scratch
   root, never the repository), with names drawn from ``seed`` (default: a fresh one each run).
-  ``time_limit`` (seconds) stops a function that runs too long. Never raises because of the
+  ``time_limit`` (seconds) stops a function that runs too long. ``postgres_url`` is the admin
+  URL of the PostgreSQL server to use (default: the course's ``postgres_server()``), e.g. a
+  lesson's private server whose role may create roles. Never raises because of the
   submission: problems become notes.
   """
   exercise = get_exercise(name)
@@ -55,8 +58,9 @@ async def run_exercise_checks(name: str, fn: Optional[Callable], *,
     workdir = fresh_scratch(f"checks_{name}")
   workdir = Path(workdir)
   workdir.mkdir(parents=True, exist_ok=True)
-  postgres_url = None
-  if exercise.needs_postgres:
+  if not exercise.needs_postgres:
+    postgres_url = None
+  elif postgres_url is None:
     from adkcourse.postgres import postgres_server
 
     postgres_url = postgres_server().url
