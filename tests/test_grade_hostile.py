@@ -46,8 +46,8 @@ EXPECTED = {
     "UPPER": FULL, ".hidden": FULL, "nbformat3": 0,
 }
 # Student ids (file names) that are injections, each a copy of a correct submission.
-INJECTED_IDS = ["=HYPERLINK(\"evil\";\"y\")", "+plus", "-minus", "@at", "tab\tid",
-                "new\nline", "esc\x1b[31mred", "bidi\u202eyxp", "cr\rid"]
+INJECTED_IDS = ["=HYPERLINK(\"evil\";\"y\")", "+plus", "-minus", "@at\ttab",
+                "new\nline\rcr", "esc\x1b[31mred\u202eyxp"]
 MARKERS = ("hostile-outlives-9c2d", "hostile-disk-41aa", "HOSTILE-BACKDOOR-5f1e")
 
 

@@ -19,7 +19,7 @@ def _hog(megabytes=200):
                 block = bytearray(megabytes * 1024 * 1024)
                 for i in range(0, len(block), 4096):
                     block[i] = 1
-                time.sleep(3)
+                time.sleep(1)
             finally:
                 os._exit(0)
         pids.append(pid)
