@@ -16,7 +16,7 @@ from ..report import Report
 from ._base import Check, Exercise, Resources, Trial, call_submission, check
 
 EXERCISES: tuple[str, ...] = ("remember_favorite_drink", "forget_user", "copy_user_to",
-                              "grant_runtime_role")
+                              "grant_runtime_role", "fit_the_budget", "remember_with_consent")
 
 
 class UnknownExercise(KeyError):

@@ -1,0 +1,9 @@
+"""Compaction every 3 invocations (overlap 1) with an explicit, generous window that loads every event."""
+from google.adk.agents.run_config import RunConfig
+from google.adk.apps.app import EventsCompactionConfig
+from google.adk.sessions.base_session_service import GetSessionConfig
+
+
+def fit_the_budget(budget_tokens, summarizer):
+    run_config = RunConfig(get_session_config=GetSessionConfig(num_recent_events=10_000))
+    return run_config, EventsCompactionConfig(summarizer=summarizer, compaction_interval=3, overlap_size=1)

@@ -1,0 +1,9 @@
+"""A window of 10 events on top of token compaction: the summary that holds the allergy is not loaded."""
+from google.adk.agents.run_config import RunConfig
+from google.adk.apps.app import EventsCompactionConfig
+from google.adk.sessions.base_session_service import GetSessionConfig
+LOSES = ("every_prompt_within_budget",)
+
+def fit_the_budget(budget_tokens, summarizer):
+    return (RunConfig(get_session_config=GetSessionConfig(num_recent_events=10)),
+            EventsCompactionConfig(summarizer=summarizer, token_threshold=100, event_retention_size=4))
