@@ -54,6 +54,18 @@ def test_lesson_runs_fast_enough_to_stay_in_the_suite():
   assert len(cells) <= 60
 
 
+def test_lesson_core_path_is_short_and_its_self_check_reuses_the_roles_server():
+  """Core path (before "Going further", exercise and key points included): about 1,800 words.
+  The self-check runs on section 1's server with a superuser, so that a server whose role may
+  not create roles (the system PostgreSQL pass) costs no second embedded server."""
+  cells = json.loads(NOTEBOOK.read_text())["cells"]
+  further = next(i for i, c in enumerate(cells) if "## Going further" in "".join(c["source"]))
+  words = sum(len("".join(c["source"]).split()) for c in cells[:further] if c["cell_type"] == "markdown")
+  assert words <= 1800, f"{words} words of prose: move tangents to Going further"
+  assert "postgres_url=roles_server.url" in _code()
+  assert "concierge = scripted(root_agent)" in _code() and "Runner(agent=root_agent" not in _code()
+
+
 def _running(folder: Path) -> bool:
   found = subprocess.run(["pgrep", "-f", f"postgres.*{folder}"], capture_output=True, text=True)
   return bool(found.stdout.strip())
