@@ -1,0 +1,87 @@
+"""Lesson 6 (long conversations): its quiz, the shape of its notebook, and the plumbing it uses.
+
+The notebook itself runs under nbval (twice in ``scripts/test.sh``: on the embedded PostgreSQL and
+on Debian's). Here: what nbval cannot see.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from google.adk.sessions import InMemorySessionService
+from google.adk.sessions.sqlite_session_service import SqliteSessionService
+
+from adkcourse.long_sessions import chat_events, fill_session, raw_sqlite_read
+from adkcourse.quiz.bank import check_file
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOK = ROOT / "notebooks" / "06_long_conversations.ipynb"
+BANK = ROOT / "quizzes" / "06_long_conversations.yaml"
+
+
+def _cells() -> list[dict]:
+  return json.loads(NOTEBOOK.read_text())["cells"]
+
+
+def _code() -> str:
+  return "\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "code")
+
+
+def test_quiz_bank_is_valid_and_long_enough():
+  bank, problems = check_file(BANK)
+  assert not problems, "\n".join(map(str, problems))
+  assert len(bank.questions) >= 8
+  assert 'show_quiz("06_long_conversations")' in _code()
+
+
+def test_lesson_shows_the_adk_calls_it_teaches():
+  code = _code()
+  for shown in ["GetSessionConfig(num_recent_events=", "after_timestamp=", "RunConfig(get_session_config=",
+                "EventsCompactionConfig(", "LlmEventSummarizer(llm=", "App(name=", "rewind_async(",
+                'include_contents="none"', "raw_sqlite_read(", "DatabaseSessionService(",
+                "SqliteSessionService(", "InMemorySessionService()", "estimate_tokens(", 'set(xscale="log"',
+                'run_exercise_checks("fit_the_budget", fit_the_budget, seed=1)']:
+    assert shown in code, f"the lesson should show {shown}"
+  assert "asyncio.run(" not in code
+
+
+def test_lesson_size_and_predictions():
+  cells = _cells()
+  assert len(cells) <= 60
+  markdown = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+  core = markdown.split("## Going further")[0]
+  assert len(re.findall(r"\S+", core)) <= 1800
+  assert markdown.count("Predict, then run") >= 3
+
+
+def test_plots_are_committed_as_images():
+  images = [o for c in _cells() if c["cell_type"] == "code" for o in c.get("outputs", [])
+            if "image/png" in o.get("data", {})]
+  assert len(images) >= 2
+
+
+def test_no_solution_before_the_attempt():
+  code = _code()
+  assert "raise NotImplementedError" in code
+  assert "compaction_interval=3, overlap_size=1)\n    return" not in code
+
+
+async def test_fill_session_matches_append_event_on_sqlite(tmp_path):
+  """The bulk plumbing stores what ``append_event`` would: ADK reads the events back in order."""
+  service = SqliteSessionService(str(tmp_path / "s.db"))
+  session = await service.create_session(app_name="a", user_id="u")
+  await fill_session(service, session, 7)
+  loaded = await service.get_session(app_name="a", user_id="u", session_id=session.id)
+  assert len(loaded.events) == 7
+  assert [e.author for e in loaded.events] == ["user", "barista"] * 3 + ["user"]
+  assert len(raw_sqlite_read(str(tmp_path / "s.db"), session)) == 7
+
+
+async def test_fill_session_in_memory():
+  service = InMemorySessionService()
+  session = await service.create_session(app_name="a", user_id="u")
+  await fill_session(service, session, 4)
+  loaded = await service.get_session(app_name="a", user_id="u", session_id=session.id)
+  assert len(loaded.events) == 4 and len({e.invocation_id for e in loaded.events}) == 2
