@@ -205,7 +205,9 @@ class Judge:
     with self.log.open("ab") as log:
       self.running = self.sandbox.start(
           _boot("adkcourse.grade._judge") + [self.exercise], env=env, chdir=str(self.root),
-          rw_binds=[(str(self.root), str(self.root))], tmpfs=[("/tmp", 64 * 1024 * 1024)],
+          rw_binds=[(str(self.root), str(self.root))],
+          # the submissions' files are no business of the judge: hidden behind an empty tmpfs
+          tmpfs=[("/tmp", 64 * 1024 * 1024), (str(self.root / "submissions"), 4096)],
           private_uid=False, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
           cwd_without_sandbox=str(self.root))
     self._buffer = b""
