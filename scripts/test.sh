@@ -33,7 +33,7 @@ $PY -m pytest "${paths[@]}" --nbval --nbval-current-env \
 syspg=$(mktemp -d "${TMPDIR:-/tmp}/adkcourse-test-syspg-XXXXXX")
 trap 'bash scripts/system_postgres.sh stop "$syspg" >/dev/null 2>&1 || true' EXIT
 syspg_url=$(bash scripts/system_postgres.sh start "$syspg")
-ADKCOURSE_POSTGRES_URL="$syspg_url" $PY -m pytest notebooks/03_postgres.ipynb notebooks/04_production_postgres.ipynb \
+ADKCOURSE_POSTGRES_URL="$syspg_url" $PY -m pytest notebooks/03_postgres.ipynb notebooks/04_production_postgres.ipynb notebooks/06_long_conversations.ipynb \
   "tests/test_api_server.py::test_preference_survives_a_restart_of_adk_api_server[system-postgres]" \
   --nbval --nbval-current-env --nbval-sanitize-with tests/sanitize.cfg -p no:cacheprovider
 bash scripts/system_postgres.sh stop "$syspg"
