@@ -1,0 +1,12 @@
+"""Reads `memory_consent` without the user: prefix: that key is never set, so nothing is saved."""
+
+LOSES = ("saved_with_consent",)
+
+
+async def remember_with_consent(callback_context) -> None:
+  consent = callback_context.state.get("memory_consent")
+  if consent is True:
+    await callback_context.add_session_to_memory()
+  elif consent is False:
+    for event in callback_context.session.events:
+      await callback_context.delete_memory(memory_id=event.id)
