@@ -109,7 +109,7 @@ def test_a_hostile_class_is_graded_correctly(tmp_path, isolation_available):
   folder = tmp_path / "submissions"
   _write_class(folder)
   submissions_before = _digest(folder)
-  course_before = {p: p.read_bytes() for p in (ROOT / "adkcourse").rglob("*.py")}
+  course_files = list((ROOT / "adkcourse").rglob("*.py"))
   started = time.monotonic()
   done, out, pages, scratch = _grade(folder, tmp_path, planted)
   elapsed = time.monotonic() - started
@@ -171,9 +171,11 @@ def test_a_hostile_class_is_graded_correctly(tmp_path, isolation_available):
   time.sleep(0.5)
   assert _processes_mentioning(*MARKERS, str(scratch)) == []
   assert _digest(folder) == submissions_before
-  for path, data in course_before.items():
-    if path.exists():  # (another engineer may be editing the course: only the marker counts)
+  for path in course_files:  # (the course may be edited meanwhile: only the marker counts)
+    try:
       assert b"HOSTILE-BACKDOOR" not in path.read_bytes(), path
+    except FileNotFoundError:
+      pass
   import google.adk
 
   packages = Path(google.adk.__file__).resolve().parents[2]
