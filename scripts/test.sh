@@ -25,17 +25,24 @@ export TMPDIR="$run_tmp"
 
 paths=(tests notebooks)
 [ -n "$(ls docs/*.ipynb 2>/dev/null)" ] && paths+=(docs)
+results=$(mktemp -d "${TMPDIR:-/tmp}/adkcourse-test-results-XXXXXX")
 $PY -m pytest "${paths[@]}" --nbval --nbval-current-env \
-  --nbval-sanitize-with tests/sanitize.cfg -p no:cacheprovider "$@"
+  --nbval-sanitize-with tests/sanitize.cfg -p no:cacheprovider --junitxml "$results/first.xml" "$@"
 
-# Second pass: lessons 3 and 4 and the api_server test against a PostgreSQL the course did not start
-# (Debian's, from scripts/system_postgres.sh), stopped in all cases.
+# Second pass, two changes at once:
+# - the lessons that use PostgreSQL, and the api_server test, run against a server the course
+#   did not start (Debian's PostgreSQL 15, from scripts/system_postgres.sh, stopped in all cases);
+# - every lesson and the labs' `adk run` tests run with a Gemini key set, on ADK's real Gemini
+#   class and google-genai client over real HTTP, answered by the course's local fake endpoint
+#   (scripts/with_fake_gemini.py fails the pass if no generateContent call arrived).
 syspg=$(mktemp -d "${TMPDIR:-/tmp}/adkcourse-test-syspg-XXXXXX")
 trap 'bash scripts/system_postgres.sh stop "$syspg" >/dev/null 2>&1 || true' EXIT
 syspg_url=$(bash scripts/system_postgres.sh start "$syspg")
-ADKCOURSE_POSTGRES_URL="$syspg_url" $PY -m pytest notebooks/03_postgres.ipynb notebooks/04_production_postgres.ipynb notebooks/06_long_conversations.ipynb \
+ADKCOURSE_POSTGRES_URL="$syspg_url" $PY scripts/with_fake_gemini.py --min-calls 1 -- \
+  $PY -m pytest notebooks tests/test_cafe_concierge.py \
   "tests/test_api_server.py::test_preference_survives_a_restart_of_adk_api_server[system-postgres]" \
-  --nbval --nbval-current-env --nbval-sanitize-with tests/sanitize.cfg -p no:cacheprovider
+  --nbval --nbval-current-env --nbval-sanitize-with tests/sanitize.cfg -p no:cacheprovider \
+  --junitxml "$results/second.xml"
 bash scripts/system_postgres.sh stop "$syspg"
 
 # Nothing the suite ran may leave files in the repository or a PostgreSQL server behind.
@@ -54,4 +61,16 @@ if [ -n "$leftover" ]; then
   echo "FAIL: the test run left PostgreSQL data folders behind:"; echo "$leftover"
   exit 1
 fi
-rm -rf "$run_tmp"
+# One closing line for both passes together (each pass printed its own summary above).
+$PY - "$results"/first.xml "$results"/second.xml <<'PYEOF'
+import sys, xml.etree.ElementTree as ET
+totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+for path in sys.argv[1:]:
+  for suite in ET.parse(path).getroot().iter("testsuite"):
+    for key in totals:
+      totals[key] += int(suite.get(key, 0))
+passed = totals["tests"] - totals["failures"] - totals["errors"] - totals["skipped"]
+print(f"both passes: {passed} passed, {totals['failures'] + totals['errors']} failed, "
+      f"{totals['skipped']} skipped")
+PYEOF
+rm -rf "$run_tmp"   # the results files too

@@ -49,6 +49,7 @@ def test_a_kernel_removes_its_scratch_folder_when_it_stops(tmp_path, how):
 
 
 def test_only_folders_still_owned_are_removed(tmp_path, monkeypatch):
+  monkeypatch.setattr(scratch, "_OWNED", {})  # not the folders earlier tests of this run made
   monkeypatch.setenv(scratch.SCRATCH_VARIABLE, str(tmp_path / "root"))
   monkeypatch.delenv(scratch.KEEP_VARIABLE, raising=False)
   mine = scratch.fresh_scratch("mine")
@@ -63,6 +64,7 @@ def test_only_folders_still_owned_are_removed(tmp_path, monkeypatch):
 
 
 def test_keep_variable_keeps_the_folders(tmp_path, monkeypatch):
+  monkeypatch.setattr(scratch, "_OWNED", {})
   monkeypatch.setenv(scratch.SCRATCH_VARIABLE, str(tmp_path / "root"))
   monkeypatch.setenv(scratch.KEEP_VARIABLE, "1")
   folder = scratch.fresh_scratch("kept")

@@ -64,7 +64,11 @@ class JupyterServer:
     self.command = [sys.executable, "-m", "jupyter", kind, "--no-browser", "--allow-root",
                     "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={self.port}",
                     "--ServerApp.port_retries=0", f"--IdentityProvider.token={self.token}",
-                    f"--ServerApp.root_dir={root}", f"--{app}.expose_app_in_browser=True"]
+                    f"--ServerApp.root_dir={root}", f"--{app}.expose_app_in_browser=True",
+                    # A lesson's kernel stops its PostgreSQL servers and removes its scratch
+                    # folders at exit; on a loaded machine that takes longer than the default
+                    # 5 s before the server kills it (and a killed kernel cleans nothing).
+                    "--KernelManager.shutdown_wait_time=60"]
 
   def start(self, timeout: float = 60) -> "JupyterServer":
     with self.log.open("wb") as log:
