@@ -9,11 +9,15 @@ the agent's ``after_agent_callback``
 that ADK awaits after each turn, with a ``Runner`` whose memory service is an
 ``InMemoryMemoryService``. After each turn:
 
-1. when ``user:memory_consent`` is exactly ``True``, the whole conversation so far (messages
-   and replies) is in memory, searchable from the customer's other sessions;
-2. otherwise (no answer yet, or ``False``), nothing of this conversation is added;
-3. when it is ``False`` (refused, or withdrawn during the conversation), every memory this
-   conversation had added is deleted, replies included.
+1. when ``user:memory_consent`` is ``True``, the whole conversation so far (messages and
+   replies, those from before the consent included) is in memory, searchable from the
+   customer's other sessions;
+2. otherwise (no answer yet, or ``False``), nothing of this conversation is added, and the
+   turn still ends normally for a customer never asked;
+3. when it is ``False`` (refused, or withdrawn during the conversation), every memory *this
+   conversation* had added is deleted, replies included; the customer's earlier conversations
+   stay in memory (forgetting a whole customer is section 8's erasure). A deleted entry never
+   comes back: ``InMemoryMemoryService`` remembers deleted ids, even after a new consent.
 
 Your one decision: what to read, and which of the context's memory methods to call.
 
@@ -29,7 +33,7 @@ from __future__ import annotations
 
 async def remember_with_consent(callback_context) -> None:
   """after_agent_callback: keep this conversation in memory only while the customer consents."""
-  ### HINT: Read user:memory_consent; add the conversation to memory when it is exactly True,
+  ### HINT: Read user:memory_consent; add the conversation to memory when it is True,
   ### HINT: and when it is False, delete every memory this conversation added.
   ### BEGIN SOLUTION
   consent = callback_context.state.get("user:memory_consent")

@@ -2,18 +2,21 @@
 forgetting on request).
 
 Contract: ``async def remember_with_consent(callback_context) -> None`` is an agent's
-``after_agent_callback``. When the customer's ``user:memory_consent`` is exactly ``True``, the
-conversation is in the memory service afterwards; otherwise nothing of it is added; and when
-it is ``False`` (consent refused or withdrawn), every memory copied from this conversation is
-deleted.
+``after_agent_callback``. When the customer's ``user:memory_consent`` is ``True``, the whole
+conversation (what was said before the consent included) is in the memory service afterwards;
+otherwise nothing of it is added; and when it is ``False`` (consent refused or withdrawn), every
+memory copied from *this* conversation is deleted, while the customer's earlier conversations
+stay in memory. On ``InMemoryMemoryService`` a deleted entry never comes back, even after a new
+consent.
 
 The trial runs the function in a real ``Runner`` with ``InMemorySessionService`` and
 ``InMemoryMemoryService`` (the one ADK 2.13 memory service with ``delete_memory``); an offline
 model calls a ``set_memory_consent`` tool when a customer says "consent yes/no" and echoes
-"note WORD" messages. Four customers, names and words drawn from the run's seed: one who
-consents, one never asked, one who refuses, one who consents then withdraws. ``act`` searches
-memory for every word (before and after the withdrawal) and reports which entries it found:
-plain JSON, judged by ``observe`` and the checks.
+"note WORD" messages. Four customers, names and words drawn from the run's seed: one who speaks
+first and consents afterwards, one never asked, one who refuses, and one who consents in an
+earlier session and withdraws in a later one. ``act`` searches memory for every word (before
+and after the withdrawal), reports which entries it found and on which customers' turns the
+callback raised: plain JSON, judged by ``observe`` and the checks.
 """
 
 from __future__ import annotations
@@ -37,14 +40,18 @@ async def prepare(workdir: Path, resources: Resources) -> dict[str, Any]:  # noq
   seed, rng = rng_for(resources.seed)
   app = app_name(rng, set())
   users = dict(zip(ROLES, rng.sample(FIRST_NAMES, len(ROLES))))
-  words = {key: f"w{secret(rng)}" for key in ("keeper_1", "keeper_2", "silent", "refuser",
-                                               "leaver_before", "leaver_after")}
+  words = {key: f"w{secret(rng)}" for key in ("keeper_0", "keeper_1", "keeper_2", "silent",
+                                               "refuser", "leaver_earlier", "leaver_before",
+                                               "leaver_after")}
+  # (session, message): a session is named after its customer's role; the leaver has two.
   script = [
+      ("keeper", f"note {words['keeper_0']}"),            # said before consenting: saved later
       ("keeper", "consent yes"), ("keeper", f"note {words['keeper_1']}"),
       ("silent", f"note {words['silent']}"),
       ("refuser", "consent no"), ("refuser", f"note {words['refuser']}"),
-      ("leaver", "consent yes"), ("leaver", f"note {words['leaver_before']}"),
-      ("probe", "leaver_before"),                       # act searches here: saved while consenting?
+      ("leaver_earlier", "consent yes"), ("leaver_earlier", f"note {words['leaver_earlier']}"),
+      ("leaver", f"note {words['leaver_before']}"),      # user: consent carries over: saved
+      ("probe", "leaver_before"), ("probe", "leaver_earlier"),   # act searches: both saved?
       ("leaver", "consent no"), ("leaver", f"note {words['leaver_after']}"),
       ("keeper", f"note {words['keeper_2']}"),
   ]
@@ -93,14 +100,16 @@ async def act(fn: Callable, workdir: Path, setup: dict[str, Any],  # noqa: ARG00
                 instruction="Ask for consent before remembering.", after_agent_callback=fn)
   runner = Runner(app_name=app, agent=agent, session_service=sessions, memory_service=memory)
   session_ids = {}
-  for role, user in users.items():
-    session_ids[role] = (await sessions.create_session(app_name=app, user_id=user)).id
+  for name in dict.fromkeys(name for name, _ in setup["script"] if name != "probe"):
+    user = users[name.split("_")[0]]
+    session_ids[name] = (await sessions.create_session(app_name=app, user_id=user)).id
   share = None if time_limit is None else time_limit / len(setup["script"])
+  raised_on: set[str] = set()
 
-  async def say(role: str, text: str) -> None:
+  async def say(name: str, text: str) -> None:
     message = types.Content(role="user", parts=[types.Part(text=text)])
-    async for _event in runner.run_async(user_id=users[role], session_id=session_ids[role],
-                                         new_message=message):
+    async for _event in runner.run_async(user_id=users[name.split("_")[0]],
+                                         session_id=session_ids[name], new_message=message):
       pass
 
   async def found(role: str, word: str) -> list[str]:
@@ -114,19 +123,23 @@ async def act(fn: Callable, workdir: Path, setup: dict[str, Any],  # noqa: ARG00
   level = adk_logger.level
   adk_logger.setLevel(logging.CRITICAL)
   try:
-    for role, text in setup["script"]:
-      if role == "probe":
+    for name, text in setup["script"]:
+      if name == "probe":
         probes[text] = await found("leaver", words[text])
         continue
-      await call_submission(trial, say, role, text, is_async=True, label=FUNCTION,
+      noted = len(trial.notes)
+      await call_submission(trial, say, name, text, is_async=True, label=FUNCTION,
                             time_limit=share)
+      if len(trial.notes) > noted:                       # the turn failed: the callback raised
+        raised_on.add(name.split("_")[0])
   finally:
     adk_logger.setLevel(level)
   if not getattr(fn, "__code__", None) or not fn.__code__.co_flags & 0x80:  # CO_COROUTINE
     trial.notes.append(f"`{FUNCTION}` is not an `async def`: ADK awaits it, and the context's "
                        "memory methods are coroutines")
   final = {key: await found(key.split("_")[0], word) for key, word in words.items()}
-  return {"notes": list(dict.fromkeys(trial.notes)), "probes": probes, "final": final}
+  return {"notes": list(dict.fromkeys(trial.notes)), "probes": probes, "final": final,
+          "raised_on": sorted(raised_on)}
 
 
 # --- observe ---------------------------------------------------------------------------------------
@@ -136,6 +149,8 @@ class ConsentTrial(Trial):
   setup: dict[str, Any] = field(default_factory=dict)
   final: dict[str, list[str]] = field(default_factory=dict)
   saved_before_withdrawal: list[str] = field(default_factory=list)
+  earlier_before_withdrawal: list[str] = field(default_factory=list)
+  raised_on: list[str] = field(default_factory=list)
 
 
 def _authors(value: Any) -> list[str]:
@@ -151,6 +166,8 @@ async def observe(workdir: Path, setup: dict[str, Any], acted: Any) -> ConsentTr
   probes = acted.get("probes") if isinstance(acted.get("probes"), dict) else {}
   trial.final = {key: _authors(final.get(key)) for key in setup["words"]}
   trial.saved_before_withdrawal = _authors(probes.get("leaver_before"))
+  trial.earlier_before_withdrawal = _authors(probes.get("leaver_earlier"))
+  trial.raised_on = [r for r in _authors(acted.get("raised_on")) if r in ROLES]
   trial.acted = bool(trial.saved_before_withdrawal) or any(trial.final.values())
   return trial
 
@@ -164,14 +181,15 @@ BOTH = sorted(["user", AGENT])
 def saved_with_consent(trial: ConsentTrial) -> tuple[float, str]:
   """A customer whose ``user:memory_consent`` is True finds every message of the conversation
   and every reply in memory afterwards."""
-  wanted = ["keeper_1", "keeper_2"]
+  wanted = ["keeper_0", "keeper_1", "keeper_2"]
   complete = [key for key in wanted if trial.final.get(key) == BOTH]
   if len(complete) == len(wanted):
     return 1, "a consenting customer's messages and the replies are in memory"
   partial = [f"{key}: {trial.final.get(key) or 'nothing'}" for key in wanted if key not in complete]
   return len(complete) / len(wanted), (
       "the consenting customer's memory is incomplete (" + "; ".join(partial) + "): each turn's "
-      "message and reply must be searchable once the turn is over")
+      "message and reply, those said before the consent included, must be searchable once a "
+      "turn with consent is over")
 
 
 def _not_kept(trial: ConsentTrial, key: str, who: str) -> tuple[float, str]:
@@ -179,12 +197,16 @@ def _not_kept(trial: ConsentTrial, key: str, who: str) -> tuple[float, str]:
   if not found:
     return 1, f"nothing is kept for {who}"
   return 0, (f"memory was kept for {who} (entries by {', '.join(found)}): save only when "
-             "user:memory_consent is exactly True")
+             "user:memory_consent is True")
 
 
 @check(2, needs_action=True)
 def never_asked_not_saved(trial: ConsentTrial) -> tuple[float, str]:
-  """Nothing is added for a customer who was never asked (no ``user:memory_consent``)."""
+  """Nothing is added for a customer who was never asked (no ``user:memory_consent``), and the
+  callback does not fail on their turns."""
+  if "silent" in trial.raised_on:
+    return 0, ("the callback raised on the turns of a customer never asked: they have no "
+               "user:memory_consent at all, and their turns must still end normally")
   return _not_kept(trial, "silent", "a customer never asked")
 
 
@@ -202,12 +224,16 @@ def nothing_after_withdrawal(trial: ConsentTrial) -> tuple[float, str]:
 
 @check(3)
 def forgotten_on_withdrawal(trial: ConsentTrial) -> tuple[float, str]:
-  """When consent is withdrawn (False), what the conversation had put in memory is deleted:
-  messages and replies."""
+  """When consent is withdrawn (False), what this conversation had put in memory is deleted
+  (messages and replies), and only that: the customer's earlier conversations stay."""
   if trial.saved_before_withdrawal != BOTH:
     return 0, ("could not be tested: while the customer consented, their message and the reply "
                "were not both in memory")
   left = trial.final.get("leaver_before", [])
+  earlier = trial.final.get("leaver_earlier", [])
+  if not left and trial.earlier_before_withdrawal == BOTH and earlier != BOTH:
+    return 0.5, ("withdrawing consent also deleted the customer's earlier conversation: delete "
+                 "only the memories this conversation added")
   if not left:
     return 1, "withdrawing consent removed this conversation's memories"
   return 0.5 if len(left) < 2 else 0, (

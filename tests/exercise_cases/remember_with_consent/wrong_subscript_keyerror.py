@@ -1,0 +1,12 @@
+"""Reads state["user:memory_consent"]: KeyError on every turn of a customer never asked."""
+
+LOSES = ("never_asked_not_saved",)
+
+
+async def remember_with_consent(callback_context) -> None:
+  consent = callback_context.state["user:memory_consent"]
+  if consent is True:
+    await callback_context.add_session_to_memory()
+  elif consent is False:
+    for event in callback_context.session.events:
+      await callback_context.delete_memory(memory_id=event.id)
