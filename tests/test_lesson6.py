@@ -66,6 +66,8 @@ def test_no_solution_before_the_attempt():
   code = _code()
   assert "raise NotImplementedError" in code
   assert "compaction_interval=3, overlap_size=1)\n    return" not in code
+  # the reference set-up (solutions/fit_the_budget.py) is not demonstrated anywhere in the lesson
+  assert not re.search(r"compaction_interval=3,\s*overlap_size=1", code)
 
 
 async def test_fill_session_matches_append_event_on_sqlite(tmp_path):
