@@ -28,8 +28,10 @@ from ._world import FIRST_NAMES, rng_for
 
 BUDGET = 180
 TURNS = 24
-ALLERGENS = ("hazelnut", "almond", "sesame", "peanut", "walnut", "cashew", "soy", "pecan")
-DRINKS = ("flat white", "cortado", "mocha", "latte", "macchiato", "chai")
+# Names of one length each: every seed's chat has the same size, so a set-up passes or fails the
+# budget whatever the seed (only the words change).
+ALLERGENS = ("almond", "sesame", "peanut", "walnut", "cashew", "celery")
+DRINKS = ("latte", "mocha", "cocoa", "decaf")
 COMPACTION_FIELDS = ("compaction_interval", "overlap_size", "token_threshold", "event_retention_size")
 
 
