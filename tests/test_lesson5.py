@@ -95,3 +95,19 @@ def test_two_slash_memory_uri_is_a_file_path(tmp_path, monkeypatch):
   two = create_memory_service_from_options(base_dir=tmp_path, memory_service_uri="sqlite://m.db")
   assert isinstance(three, SqliteMemoryService) and three._db_path == "m.db"
   assert two._db_path == "sqlite://m.db"
+
+
+async def test_search_accents_limits_and_inmemory_keeps_state(tmp_path):
+  """Section 7's exceptions: SQLite ignores accents, InMemory does not; 10 vs 50 results; InMemory
+  keeps the whole event (state_delta included)."""
+  from google.adk.events import EventActions
+  sqlite, in_memory = SqliteMemoryService(str(tmp_path / "m.db")), InMemoryMemoryService()
+  events = [_event("a café au lait")] + [_event(f"latte {n}") for n in range(60)]
+  events[0].actions = EventActions(state_delta={"temp:draft": "hazelnut"})
+  for service in (sqlite, in_memory):
+    await service.add_events_to_memory(app_name="a", user_id="u", events=events, session_id="s")
+  async def hits(service, query):
+    return len((await service.search_memory(app_name="a", user_id="u", query=query)).memories)
+  assert await hits(sqlite, "cafe") == 1 and await hits(in_memory, "cafe") == 0
+  assert await hits(sqlite, "latte") == 50 and await hits(in_memory, "latte") == 10
+  assert in_memory._session_events[("a", "u")]["s"][0].actions.state_delta == {"temp:draft": "hazelnut"}
