@@ -18,6 +18,8 @@ file: no student code runs while the prompts are measured.
 from __future__ import annotations
 
 import logging
+import shutil
+import tempfile
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -182,7 +184,11 @@ async def observe(workdir: Path, setup: dict[str, Any], acted: Any) -> BudgetTri
         trial.notes.append(f"the compaction set-up is not valid: {error}")
         trial.acted = False
         return trial
-    service = SqliteSessionService(setup["db_path"])
+    # The replay runs on a file the judge creates itself, never on one found in the work folder:
+    # the submission's process could have left a database there with triggers that rewrite
+    # the conversation as it is stored.
+    replay_dir = Path(tempfile.mkdtemp(prefix="fit_the_budget-replay-"))
+    service = SqliteSessionService(str(replay_dir / "budget.db"))
     app = App(name="budget", root_agent=agent, events_compaction_config=compaction)
     runner = Runner(app=app, session_service=service)
     session = await service.create_session(app_name="budget", user_id=setup["user"])
@@ -200,6 +206,7 @@ async def observe(workdir: Path, setup: dict[str, Any], acted: Any) -> BudgetTri
     finally:
       adk_logger.setLevel(level)
     stored = await service.get_session(app_name="budget", user_id=setup["user"], session_id=session.id)
+    shutil.rmtree(replay_dir, ignore_errors=True)
   trial.prompts = [estimate_tokens(r) for r in requests]
   if requests:
     trial.last_texts = [p.text for c in requests[-1].contents for p in c.parts or [] if p.text]
