@@ -147,7 +147,6 @@ def test_other_exercises_grade_from_the_command_line(tmp_path, name):
     (["nope", "{subs}"], "unknown exercise 'nope': choose one of"),
     (["forget_user", "{missing}"], "submissions folder not found"),
     (["forget_user", "{empty}"], "no .ipynb or .py submissions in"),
-    (["forget_user", "{dupes}"], "two submissions for student 'ann'"),
     (["forget_user", "{subs}", "--jobs", "0"], "--jobs must be at least 1"),
     (["forget_user", "{subs}", "--out", "{link}"], "is a symbolic link"),
     (["forget_user", "{subs}", "--out", "{empty}"], "exists and is not a regular file"),
@@ -155,12 +154,9 @@ def test_other_exercises_grade_from_the_command_line(tmp_path, name):
     (["forget_user", "{subs}", "--feedback-dir", "{link}"], "is a symbolic link"),
 ])
 def test_usage_errors_exit_2_with_a_clear_message(tmp_path, capsys, args, message):
-  folders = {name: tmp_path / name for name in ("subs", "missing", "empty", "dupes")}
+  folders = {name: tmp_path / name for name in ("subs", "missing", "empty")}
   folders["empty"].mkdir()
   write_submission(folders["subs"].mkdir() or folders["subs"], "ann", "api_only")
-  folders["dupes"].mkdir()
-  write_submission(folders["dupes"], "ann", "api_only")  # ann.ipynb
-  write_submission(folders["dupes"], "ann", "correct_script")  # ann.py
   target = tmp_path / "course-file.txt"
   target.write_text("a course file")
   folders["link"] = tmp_path / "link.csv"
@@ -174,6 +170,61 @@ def test_usage_errors_exit_2_with_a_clear_message(tmp_path, capsys, args, messag
   assert message in capsys.readouterr().err
   assert not (tmp_path / "gb.csv").exists()
   assert target.read_text() == "a course file"
+
+
+def test_two_files_for_one_student_do_not_stop_the_class(tmp_path, capsys):
+  """ann.ipynb + ann.py: ann gets 0 with a note naming both files; everyone else is graded."""
+  subs = tmp_path / "subs"
+  subs.mkdir()
+  write_submission(subs, "ann", "api_only")  # ann.ipynb
+  write_submission(subs, "ann", "correct_script")  # ann.py
+  write_submission(subs, "bob", "correct_script")
+  out = tmp_path / "gb.csv"
+  assert main(["forget_user", str(subs), "--out", str(out), "--no-progress"]) == 0
+  printed = capsys.readouterr().out
+  rows = {r["student"]: r for r in read_gradebook(out)}
+  assert set(rows) == {"ann", "bob"}
+  assert rows["bob"]["score"] == rows["bob"]["max_score"]
+  assert rows["ann"]["score"] == "0"
+  note = "two submissions for student 'ann': ann.ipynb and ann.py"
+  for text in (rows["ann"]["feedback"], printed,
+               (tmp_path / "gb-feedback" / "ann.md").read_text(encoding="utf-8")):
+    assert note in text and "keep one and re-submit" in text
+
+
+def test_look_alike_ids_are_escaped_flagged_and_aligned(tmp_path, capsys):
+  """A zero-width joiner, a decomposed accent: ids shown escaped, never two rows that look
+  the same, each flagged (terminal, CSV, page) and graded on its own file; the table stays
+  aligned with wide and combining characters."""
+  subs = tmp_path / "subs"
+  subs.mkdir()
+  write_submission(subs, "bob", "correct_script")
+  victim = (subs / "bob.py").read_text()
+  files = ["ada", "ada\u200d", "jos\u00e9", "jose\u0301", "\u65e5\u672c"]
+  for name in files:
+    (subs / f"{name}.py").write_text(victim)
+  (subs / "ada.py").write_text("def forget_user(): pass\n")  # the real ada: 0
+  out = tmp_path / "gb.csv"
+  assert main(["forget_user", str(subs), "--out", str(out), "--no-progress"]) == 0
+  printed = capsys.readouterr().out
+  rows = {r["student"]: r for r in read_gradebook(out)}
+  assert set(rows) == {"bob", "ada", "ada\\u200d", "jos\u00e9", "jose\\u0301", "\u65e5\u672c"}
+  assert rows["ada"]["score"] == "0" and rows["ada\\u200d"]["score"] == "13"
+  assert rows["josé"]["score"] == rows["jose\\u0301"]["score"] == "13"
+  for one, other in (("ada", "ada\\u200d"), ("josé", "jose\\u0301")):
+    for a, b in ((one, other), (other, one)):
+      note = f"the id '{a}' looks like '{b}'"
+      assert note in rows[a]["feedback"] and note in printed
+  assert "looks like" not in rows["bob"]["feedback"] + rows["日本"]["feedback"]
+  pages = [p.read_text(encoding="utf-8") for p in (tmp_path / "gb-feedback").iterdir()]
+  assert sum("looks like" in page for page in pages) == 4
+  assert "\u200d" not in printed and "\u0301" not in printed  # escaped, never raw
+  table = printed.split("\n\n")[0].splitlines()
+  from adkcourse.grade.hygiene import display_width
+
+  column = [display_width(line.split("forget_user")[0]) for line in table[2:]]
+  assert len(set(column)) == 1, table  # every row's exercise starts in the same column
+  assert table[2].startswith("ada ")  # the real ada sorts first, not the forged one
 
 
 def test_unreadable_and_odd_files_are_listed_not_skipped_silently(tmp_path):

@@ -114,6 +114,9 @@ def main(argv: list[str] | None = None) -> int:
           "every feedback page says so.")
   if skipped:
     print(f"{len(skipped)} file(s) in the submissions folder were not graded (listed above)")
+  for submission in submissions:
+    for line in ([submission.problem] if submission.problem else []) + list(submission.notes):
+      print(f"WARNING: {one_line(line, 300)}")
   survivors = sum(g.survivors for g in graded)
   if survivors:
     print(f"WARNING: {survivors} process(es) outlived their sandbox and were killed")

@@ -15,7 +15,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from .hygiene import clean, csv_cell, fence_for, md, one_line, safe_filename
+from .hygiene import clean, csv_cell, display_width, fence_for, md, one_line, safe_filename
 from .runner import Graded
 
 COLUMNS = ("student", "exercise", "score", "max_score", "feedback")
@@ -102,11 +102,16 @@ def format_table(graded: list[Graded], feedback_width: int = 90) -> str:
             f"{r['max_score']:g}", one_line(r["feedback"], feedback_width)]
            for r in rows(graded)]
   header = list(COLUMNS)
-  widths = [max(len(row[i]) for row in [header] + table) for i in range(len(header))]
+  widths = [max(display_width(row[i]) for row in [header] + table)
+            for i in range(len(header))]
   right = {2, 3}
 
+  def pad(cell: str, width: int, at_left: bool) -> str:  # by columns on screen, not length
+    fill = " " * (width - display_width(cell))
+    return fill + cell if at_left else cell + fill
+
   def line(cells: list[str]) -> str:
-    return "  ".join(c.rjust(w) if i in right else c.ljust(w)
+    return "  ".join(pad(c, w, i in right)
                      for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
 
   return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in table])

@@ -53,21 +53,63 @@ def one_line(text: object, limit: int = 300) -> str:
   return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-def escape_id(stem: str) -> str:
-  """A student id safe everywhere: control characters, whitespace other than an inner space
-  and backslashes written as ``\\xNN``/``\\uNNNN`` (so that no two files share an id, and no
-  id looks like another one)."""
+# Characters that draw nothing although their category says "letter" or "symbol" (Hangul
+# fillers, the braille blank...): an id holding one looks like the id without it.
+_INVISIBLE = {"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800", "\u034f", "\u17b4",
+              "\u17b5", "\u180e"}
+
+
+def _invisible(char: str) -> bool:
+  return (char in _INVISIBLE or unicodedata.category(char) in ("Cf", "Mn", "Mc", "Me")
+          or 0xFE00 <= ord(char) <= 0xFE0F or 0xE0100 <= ord(char) <= 0xE01EF)
+
+
+def _escaped(char: str) -> str:
+  code = ord(char)
+  return (f"\\x{code:02x}" if code < 0x100 else
+          f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+
+
+def escape_id(stem: str, *, normalize: bool = True) -> str:
+  """A student id safe everywhere, and that looks like no other: normalised to NFC (so that
+  a decomposed ``é`` shows as one character), then control characters, format characters
+  (zero-width joiners, bidi marks...), combining marks left over, invisible letters,
+  whitespace other than an inner space and backslashes written as ``\\xNN``/``\\uNNNN``.
+  ``normalize=False`` keeps the name's own code points (each combining mark then escaped):
+  for a second file whose NFC form another file already uses."""
+  if normalize:
+    stem = unicodedata.normalize("NFC", stem)
   out = []
   for index, char in enumerate(stem):
     edge = index in (0, len(stem) - 1)  # "ada " next to "ada" would look the same
-    if (char == "\\" or _is_control(char) or (char.isspace() and char != " ")
-        or (char == " " and edge)):
-      code = ord(char)
-      out.append(f"\\x{code:02x}" if code < 0x100 else
-                 f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+    if (char == "\\" or _is_control(char) or _invisible(char)
+        or (char.isspace() and char != " ") or (char == " " and edge)):
+      out.append(_escaped(char))
     else:
       out.append(char)
   return "".join(out)
+
+
+def lookalike_key(stem: str) -> str:
+  """What an id looks like, for finding ids that could be taken for one another: NFKC and
+  case folded, without format characters, variation selectors or invisible letters (``ada``,
+  ``ADA``, ``ada`` + a zero-width joiner and a fullwidth ``ａｄａ`` share a key; a decomposed
+  ``josé`` and a composed one too)."""
+  text = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", stem).casefold())
+  return "".join(c for c in text if not (
+      c in _INVISIBLE or unicodedata.category(c) == "Cf" or 0xFE00 <= ord(c) <= 0xFE0F
+      or 0xE0100 <= ord(c) <= 0xE01EF or c.isspace()))
+
+
+def display_width(text: str) -> int:
+  """Columns ``text`` takes on a terminal: wide and fullwidth characters two, combining and
+  format characters none."""
+  width = 0
+  for char in text:
+    if unicodedata.category(char) in ("Mn", "Me", "Cf"):
+      continue
+    width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+  return width
 
 
 def csv_cell(value: object) -> str:

@@ -33,6 +33,7 @@ import sys
 import tempfile
 import threading
 import time
+import unicodedata
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -40,7 +41,7 @@ from typing import Any, Optional
 
 from .checks import Exercise, get_exercise
 from .extract import MAX_CODE, kind
-from .hygiene import escape_id, one_line
+from .hygiene import escape_id, lookalike_key, one_line
 from .report import CheckResult, Report
 from .sandbox import Isolation, Running, Sandbox, detect
 from ..scratch import reproducible_environment
@@ -71,8 +72,10 @@ class Malformed(ValueError):
 
 @dataclass(frozen=True)
 class Submission:
-  student: str  # the file name without its extension, control characters escaped
+  student: str  # the file name without its extension, NFC, invisible characters escaped
   path: Path
+  problem: Optional[str] = None  # why it gets 0 without running (two files for one id)
+  notes: tuple[str, ...] = ()  # shown to the student and the instructor (a look-alike id)
 
 
 @dataclass
@@ -92,14 +95,18 @@ class Graded:
 
 def find_submissions(folder: Path, skipped: Optional[list[str]] = None) -> list[Submission]:
   """One submission per ``.ipynb`` or ``.py`` file (any case, hidden files included); the
-  student id is the file name's stem. Everything else is listed in ``skipped`` with why."""
+  student id is the file name's stem (``hygiene.escape_id``). Everything else is listed in
+  ``skipped`` with why. Two files with the same stem (``ada.py`` and ``ada.ipynb``) give that
+  id one row with 0 and a note, never stop the class; ids that look alike (same
+  ``hygiene.lookalike_key``: case, a zero-width joiner, a decomposed accent) are graded per
+  file, each with a note naming the other."""
   folder = Path(folder)
   if not folder.exists():
     raise UsageError(f"submissions folder not found: {folder}")
   if not folder.is_dir():
     raise UsageError(f"not a folder: {folder}")
   skipped = skipped if skipped is not None else []
-  found: dict[str, Submission] = {}
+  by_stem: dict[str, list[Path]] = {}
   for path in sorted(folder.iterdir()):
     shown = escape_id(path.name)
     if path.is_symlink():
@@ -114,14 +121,38 @@ def find_submissions(folder: Path, skipped: Optional[list[str]] = None) -> list[
     if not path.is_file():
       skipped.append(f"{shown}: not a regular file")
       continue
-    student = escape_id(path.stem)
-    if student in found:
-      raise UsageError(f"two submissions for student {student!r}: "
-                       f"{escape_id(found[student].path.name)} and {shown}; keep one")
-    found[student] = Submission(student, path)
-  if not found:
+    by_stem.setdefault(path.stem, []).append(path)
+  if not by_stem:
     raise UsageError(f"no .ipynb or .py submissions in {folder}")
-  return list(found.values())
+  # a stem already in NFC keeps the plain id; another file whose NFC form is the same gets
+  # its own code points escaped (two files never share an id)
+  ids: dict[str, str] = {}
+  for stem in sorted(by_stem, key=lambda s: (unicodedata.normalize("NFC", s) != s, s)):
+    student = escape_id(stem)
+    if student in ids.values():
+      student = escape_id(stem, normalize=False)
+    while student in ids.values():  # (cannot happen: escaping is one-to-one)
+      student += "_"
+    ids[stem] = student
+  groups: dict[str, list[str]] = {}
+  for stem in by_stem:
+    groups.setdefault(lookalike_key(stem), []).append(stem)
+  found = []
+  for stem, paths in by_stem.items():
+    student = ids[stem]
+    problem = None
+    if len(paths) > 1:
+      names = " and ".join(escape_id(p.name) for p in paths)
+      problem = (f"two submissions for student '{student}': {names}; nothing was graded: "
+                 "keep one and re-submit")
+    others = [ids[o] for o in groups[lookalike_key(stem)] if o != stem]
+    notes = ()
+    if others:
+      alike = ", ".join(f"'{o}'" for o in others)
+      notes = (f"the id '{student}' looks like {alike} (another "
+               "file): each file is graded on its own; check that this grade is yours",)
+    found.append(Submission(student, paths[0], problem, notes))
+  return found
 
 
 def copy_private(path: Path, destination: Path) -> Optional[str]:
@@ -433,6 +464,9 @@ class Grader:
     started = time.monotonic()
     graded = Graded(submission.student, submission.path, self.exercise.zero_report(""),
                     isolation_off=not self.isolation.enabled)
+    if submission.problem is not None:
+      graded.report = self.exercise.zero_report(submission.problem)
+      return graded
     if private is None:
       graded.report = self.exercise.zero_report(f"{submission.path.name}: {problem}")
       return graded
@@ -583,6 +617,9 @@ def copy_submissions(submissions: list[Submission], folder: Path
   folder.mkdir(mode=0o755)
   copied = []
   for number, submission in enumerate(submissions, start=1):
+    if submission.problem is not None:  # never run: no copy
+      copied.append((submission, None, submission.problem))
+      continue
     target = folder / f"{number:04d}{kind(submission.path)}"
     problem = copy_private(submission.path, target)
     copied.append((submission, None if problem else target, problem))
@@ -639,4 +676,11 @@ def grade_all(exercise_name: str, submissions: list[Submission], *, jobs: int = 
     shutil.rmtree(root, ignore_errors=True)
     if own_isolation:
       isolation.close()
+  by_student = {s.student: s for s in submissions}
+  for graded in results:
+    submission = by_student.get(graded.student)
+    if submission is not None and submission.notes:
+      graded.report.notes = (_merge(graded.report.notes, list(submission.notes))
+                             if submission.problem else
+                             _merge(list(submission.notes), graded.report.notes))
   return sorted(results, key=lambda g: g.student)
