@@ -14,9 +14,13 @@ The trial runs the function in a real ``Runner`` with ``InMemorySessionService``
 model calls a ``set_memory_consent`` tool when a customer says "consent yes/no" and echoes
 "note WORD" messages. Four customers, names and words drawn from the run's seed: one who speaks
 first and consents afterwards, one never asked, one who refuses, and one who consents in an
-earlier session and withdraws in a later one. ``act`` searches memory for every word (before
-and after the withdrawal), reports which entries it found and on which customers' turns the
-callback raised: plain JSON, judged by ``observe`` and the checks.
+earlier session and withdraws in a later one. ``act`` only plays the script and dumps the
+memory service's raw entries (app, user, session id, event id, author, timestamp, text parts:
+plain JSON) when the script probes memory (before the withdrawal) and at the end, plus on which
+customers' turns the callback raised. ``observe`` (trusted) validates the dumps strictly,
+rebuilds an ``InMemoryMemoryService`` from each and runs every search itself: no search result
+computed in the submission's process is used. (The dumps come from that process: forging them
+is the documented residual risk, and earns what leaving such entries would.)
 """
 
 from __future__ import annotations
@@ -112,20 +116,15 @@ async def act(fn: Callable, workdir: Path, setup: dict[str, Any],  # noqa: ARG00
                                          session_id=session_ids[name], new_message=message):
       pass
 
-  async def found(role: str, word: str) -> list[str]:
-    """The authors of the entries a search for ``word`` returns in ``role``'s memory."""
-    result = await memory.search_memory(app_name=app, user_id=users[role], query=word)
-    return sorted(str(m.author) for m in result.memories
-                  if any(word in (p.text or "") for p in m.content.parts or []))
-
-  probes: dict[str, list[str]] = {}
+  at_probe: Optional[list[dict[str, Any]]] = None
   adk_logger = logging.getLogger("google_adk")
   level = adk_logger.level
   adk_logger.setLevel(logging.CRITICAL)
   try:
     for name, text in setup["script"]:
       if name == "probe":
-        probes[text] = await found("leaver", words[text])
+        if at_probe is None:
+          at_probe = dump_memory(memory)
         continue
       noted = len(trial.notes)
       await call_submission(trial, say, name, text, is_async=True, label=FUNCTION,
@@ -137,9 +136,25 @@ async def act(fn: Callable, workdir: Path, setup: dict[str, Any],  # noqa: ARG00
   if not getattr(fn, "__code__", None) or not fn.__code__.co_flags & 0x80:  # CO_COROUTINE
     trial.notes.append(f"`{FUNCTION}` is not an `async def`: ADK awaits it, and the context's "
                        "memory methods are coroutines")
-  final = {key: await found(key.split("_")[0], word) for key, word in words.items()}
-  return {"notes": list(dict.fromkeys(trial.notes)), "probes": probes, "final": final,
-          "raised_on": sorted(raised_on)}
+  return {"notes": list(dict.fromkeys(trial.notes)), "raised_on": sorted(raised_on),
+          "memory": {"at_probe": at_probe if at_probe is not None else [],
+                     "final": dump_memory(memory)}}
+
+
+def dump_memory(memory: Any) -> list[dict[str, Any]]:
+  """Every entry of an ``InMemoryMemoryService``, in its own order (user, session, event), as
+  plain JSON: what ``observe`` rebuilds a service from. Nothing is searched here."""
+  entries = []
+  for (app, user), sessions in list(memory._session_events.items()):  # noqa: SLF001
+    for session_id, events in list(sessions.items()):
+      for event in list(events):
+        parts = (event.content.parts or []) if event.content else []
+        entries.append({"app": str(app), "user": str(user), "session": str(session_id),
+                        "id": str(event.id), "author": str(event.author),
+                        "timestamp": float(event.timestamp),
+                        "texts": [None if part.text is None else str(part.text)
+                                  for part in parts]})
+  return entries
 
 
 # --- observe ---------------------------------------------------------------------------------------
@@ -153,21 +168,91 @@ class ConsentTrial(Trial):
   raised_on: list[str] = field(default_factory=list)
 
 
-def _authors(value: Any) -> list[str]:
-  if not isinstance(value, list) or not all(type(v) is str for v in value):
-    return []
+MAX_ENTRIES = 1_000   # entries in one dump (the script makes a few dozen)
+MAX_PARTS = 50        # text parts of one entry
+MAX_CHARS = 10_000    # characters of one field
+ENTRY_KEYS = {"app": str, "user": str, "session": str, "id": str, "author": str,
+              "timestamp": float, "texts": list}
+
+
+class MalformedDump(ValueError):
+  """A memory dump from ``act`` that is not exactly what ``dump_memory`` writes."""
+
+
+def _entries(value: Any, what: str) -> list[dict[str, Any]]:
+  """The entries of one dump, exactly typed and bounded; MalformedDump otherwise."""
+  if type(value) is not list:
+    raise MalformedDump(f"the {what} dump is a {type(value).__name__}, not a list")
+  if len(value) > MAX_ENTRIES:
+    raise MalformedDump(f"the {what} dump holds {len(value)} entries (at most {MAX_ENTRIES})")
+  for entry in value:
+    if type(entry) is not dict or set(entry) != set(ENTRY_KEYS):
+      raise MalformedDump(f"an entry of the {what} dump does not have exactly the keys "
+                          f"{', '.join(ENTRY_KEYS)}")
+    for key, kind in ENTRY_KEYS.items():
+      if type(entry[key]) is not kind:
+        raise MalformedDump(f"an entry's {key} in the {what} dump is a "
+                            f"{type(entry[key]).__name__}, not a {kind.__name__}")
+      if kind is str and len(entry[key]) > MAX_CHARS:
+        raise MalformedDump(f"an entry's {key} in the {what} dump is too long")
+    texts = entry["texts"]
+    if len(texts) > MAX_PARTS or not all(t is None or (type(t) is str and len(t) <= MAX_CHARS)
+                                         for t in texts):
+      raise MalformedDump(f"an entry's texts in the {what} dump are not a short list of "
+                          "strings (or nulls)")
   return value
+
+
+async def _rebuild(entries: list[dict[str, Any]]):
+  """A fresh ``InMemoryMemoryService`` holding ``entries``, in their order."""
+  from google.adk.events import Event
+  from google.adk.memory import InMemoryMemoryService
+  from google.genai import types
+
+  memory = InMemoryMemoryService()
+  for entry in entries:
+    try:
+      content = types.Content(parts=[types.Part(text=t) for t in entry["texts"]])
+      event = Event(id=entry["id"], author=entry["author"], timestamp=entry["timestamp"],
+                    invocation_id="", content=content)
+    except Exception as error:  # noqa: BLE001 - pydantic refusing a value
+      raise MalformedDump(f"an entry of a dump could not be rebuilt ({type(error).__name__})")
+    await memory.add_events_to_memory(app_name=entry["app"], user_id=entry["user"],
+                                      events=[event], session_id=entry["session"])
+  return memory
+
+
+async def _found(memory: Any, app: str, user: str, word: str) -> list[str]:
+  """The authors of the entries a search for ``word`` returns in ``user``'s memory."""
+  result = await memory.search_memory(app_name=app, user_id=user, query=word)
+  return sorted(str(m.author) for m in result.memories
+                if any(word in (p.text or "") for p in (m.content.parts or [])))
 
 
 async def observe(workdir: Path, setup: dict[str, Any], acted: Any) -> ConsentTrial:  # noqa: ARG001
   trial = ConsentTrial(notes=untrusted_notes(acted), setup=setup)
   acted = acted if isinstance(acted, dict) else {}
-  final = acted.get("final") if isinstance(acted.get("final"), dict) else {}
-  probes = acted.get("probes") if isinstance(acted.get("probes"), dict) else {}
-  trial.final = {key: _authors(final.get(key)) for key in setup["words"]}
-  trial.saved_before_withdrawal = _authors(probes.get("leaver_before"))
-  trial.earlier_before_withdrawal = _authors(probes.get("leaver_earlier"))
-  trial.raised_on = [r for r in _authors(acted.get("raised_on")) if r in ROLES]
+  app, users, words = setup["app"], setup["users"], setup["words"]
+  dumps = acted.get("memory")
+  try:
+    if type(dumps) is not dict or set(dumps) != {"at_probe", "final"}:
+      raise MalformedDump("the run did not report the memory service's contents")
+    before = await _rebuild(_entries(dumps["at_probe"], "probe"))
+    after = await _rebuild(_entries(dumps["final"], "final"))
+  except MalformedDump as error:
+    trial.notes.append(f"{error}: nothing could be judged")
+    trial.final = {key: [] for key in words}
+    trial.acted = False
+    return trial
+  trial.saved_before_withdrawal = await _found(before, app, users["leaver"],
+                                               words["leaver_before"])
+  trial.earlier_before_withdrawal = await _found(before, app, users["leaver"],
+                                                 words["leaver_earlier"])
+  trial.final = {key: await _found(after, app, users[key.split("_")[0]], word)
+                 for key, word in words.items()}
+  raised = acted.get("raised_on")
+  if isinstance(raised, list) and all(type(r) is str for r in raised):
+    trial.raised_on = [r for r in raised if r in ROLES]
   trial.acted = bool(trial.saved_before_withdrawal) or any(trial.final.values())
   return trial
 
