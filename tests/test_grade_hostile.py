@@ -40,7 +40,7 @@ FULL = get_exercise("forget_user").max_score
 EXPECTED = {
     "victim_script": FULL, "victim_notebook": FULL,
     "spoof_exit": 0, "spoof_patch": 0, "spoof_types": 0,
-    "reader": 0, "harmer": 0, "forge_page": 0,
+    "reader": 0, "harmer": 0, "forge_page": 0, "forge_pipe": 0,
     "outlives": FULL, "hog_disk": FULL, "hog_memory": FULL,
     "time_magic": FULL, "continuation": FULL, "nested_defs": FULL, "interrupted": FULL,
     "UPPER": FULL, ".hidden": FULL, "nbformat3": 0,
@@ -133,6 +133,7 @@ def test_a_hostile_class_is_graded_correctly(tmp_path, isolation_available):
   assert "memory limit" in feedback["hog_memory"]
   assert "raised KeyboardInterrupt" in feedback["interrupted"]
   assert "without a readable report" in feedback["harmer"]  # it killed its own sandbox
+  assert "were tampered with" in feedback["forge_pipe"]
   assert "isolation: bubblewrap" in stdout and "OFF" not in stdout
 
   # -- injection: one line per student, no formula, no control character anywhere
@@ -221,6 +222,19 @@ def _grade_folder(folder: Path, exercise: str = "forget_user", **options):
 
   return {g.student: g for g in grade_all(exercise, find_submissions(folder), progress=False,
                                           **options)}
+
+
+def test_a_forged_report_on_the_result_pipe_earns_nothing(isolation_available):
+  """remember_with_consent's forgers (tests/hostile/remember_with_consent/) write a perfect
+  `acted` on their own result pipe and do nothing: the judge runs every memory search itself
+  from the dumped entries, and a second `acted` on the pipe is tampering. The correct
+  submission graded beside them keeps full marks."""
+  graded = _grade_folder(HOSTILE / "remember_with_consent", "remember_with_consent")
+  full = get_exercise("remember_with_consent").max_score
+  scores = {name: g.report.score for name, g in graded.items()}
+  assert scores == {"victim": full, "forger": 0, "forge_dump": 0}, scores
+  for name in ("forger", "forge_dump"):
+    assert any("tampered with" in note for note in graded[name].report.notes), name
 
 
 def test_a_judge_that_stops_answering_is_replaced(tmp_path, isolation_available):

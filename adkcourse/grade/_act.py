@@ -8,7 +8,8 @@ It supervises one submission:
 2. copies the prepared input data into the work folder (a private, size-capped tmpfs);
 3. imports the exercise's checks (before any student code exists in memory) and forks a child.
    The child extracts the submission's definitions (size-capped), defines them, runs
-   ``exercise.act`` and sends what it returned, as JSON, through a pipe;
+   ``exercise.act`` and sends what it returned, as JSON, through a pipe (exactly one
+   message of each kind, in order: anything else is tampering, see ``read_messages``);
 4. waits for the child until the budget is spent (then kills it), then kills every process
    the submission started (its descendants: this process is their subreaper, so a double
    fork does not hide one), so that the files below are no longer changing;
@@ -328,6 +329,52 @@ def send_report(fd: int, header: dict, files: list[tuple[str, Path, int]]) -> No
   out.close()
 
 
+ORDER = ("extracted", "defined", "acted")
+TAMPERED = ("the messages of the process that ran the submission were tampered with ({}): "
+            "its report was discarded; graded on the data it left")
+
+
+def read_messages(data: bytes) -> dict[str, Any]:
+  """The child's messages: exactly ``extracted``, then ``defined``, then ``acted``, each at
+  most once and in that order, one JSON line each (``error`` lines aside). The child holds
+  the pipe while student code runs, so anything else (a line that is no such message, a
+  second or early one, as a forger writing on the pipe found through /proc makes) means
+  tampering: ``acted`` is then replaced by a note alone, and the judge grades the data. A
+  forger that also stops the real report (os._exit) can only send what ``act`` could have
+  returned, which the judge validates like the files the submission left."""
+  header: dict[str, Any] = {"extracted": None, "defined": None, "acted": None, "errors": []}
+  lines = data.split(b"\n")
+  if lines[-1]:  # an unfinished last line (the child was stopped while writing): not a message
+    header["errors"].append("the last message was cut short")
+  expected = 0
+  problem = None
+  for line in lines[:-1]:
+    try:
+      message = json.loads(line)
+    except (ValueError, RecursionError):
+      problem = "a line that is not JSON"
+      break
+    if not (type(message) is dict and len(message) == 1):
+      problem = "a line that is not one of its messages"
+      break
+    key, value = next(iter(message.items()))
+    if key == "error":
+      header["errors"].append(value)
+      continue
+    if key not in ORDER:
+      problem = "an unknown message"
+      break
+    if ORDER.index(key) < expected or header[key] is not None:
+      problem = f"a second or out-of-order `{key}` message"
+      break
+    header[key] = value
+    expected = ORDER.index(key) + 1
+  if problem is not None:
+    header["acted"] = {"notes": [TAMPERED.format(problem)]}
+    header["errors"].append(problem)
+  return header
+
+
 def supervise(request: dict, result_fd: int) -> dict:
   """Steps 2 to 4; returns the report's JSON line (without the files)."""
   workdir = Path(request["workdir"])
@@ -395,18 +442,7 @@ def supervise(request: dict, result_fd: int) -> dict:
   except (BlockingIOError, OSError):
     pass
   os.close(read_fd)
-  header: dict[str, Any] = {"extracted": None, "defined": None, "acted": None, "errors": []}
-  for line in bytes(messages).splitlines():
-    try:
-      message = json.loads(line)
-    except (ValueError, RecursionError):
-      continue
-    if isinstance(message, dict) and len(message) == 1:
-      key, value = next(iter(message.items()))
-      if key in ("extracted", "defined", "acted") and header[key] is None:
-        header[key] = value  # the first one: what the child sent before student code ran
-      elif key == "error":
-        header["errors"].append(value)
+  header = read_messages(bytes(messages))
   code = os.waitstatus_to_exitcode(status)
   header["child"] = {"exit": code if code >= 0 else None,
                      "signal": signal.Signals(-code).name if code < 0 and -code in
