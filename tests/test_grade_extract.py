@@ -32,9 +32,9 @@ def test_definitions_are_found_in_any_cell_and_scratch_is_dropped(tmp_path):
   assert result.found and result.is_async and result.error is None
   namespace = run(result.code)
   assert namespace["LIMIT"] == 3 and namespace["NAMES"] == ("a", "b")
-  assert "computed" not in namespace  # not a literal: dropped
+  assert namespace["computed"] == 2  # an assignment: kept (it runs in the sandbox)
   assert "SystemExit" not in result.code and "await forget_user" not in result.code
-  assert any("3 statement(s)" in line for line in result.info)
+  assert any("2 statement(s)" in line for line in result.info)
 
 
 def test_later_definition_wins_like_running_the_notebook(tmp_path):
@@ -109,13 +109,50 @@ def test_keep_rules():
   assert kept("import os") and kept("from a import b") and kept("X = -1")
   assert kept("A, B = 1, 2") and kept("C: int = 3") and kept("D = {'k': [1, 2]}")
   assert kept("try:\n    import numpy\nexcept ImportError:\n    numpy = None")
-  assert not kept("print('hi')") and not kept("x = f()") and not kept("obj.attr = 1")
+  assert kept("x = f()") and kept("log = logging.getLogger(__name__)") and kept("Q = 'a' + 'b'")
+  assert kept("n: int = len(X)") and kept("n += 1")
+  assert not kept("print('hi')") and not kept("obj.attr = 1")
+  assert not keep(ast.parse("r = forget_user(1)").body[0], "forget_user")
+  assert not keep(ast.parse("r = m.forget_user(1)").body[0], "forget_user")
+  assert not kept("r = await f()") and not kept("r = asyncio.run(f())")
+  assert not kept("r = loop.run_until_complete(f())")
   assert not kept("for i in range(3):\n    pass") and not kept("while True:\n    pass")
   assert not kept("try:\n    run()\nexcept Exception:\n    pass")
   assert strip_ipython("%%bash\nls") == "" and strip_ipython("%%writefile a.py\nx = 1") == ""
   assert strip_ipython("%%time\nx = 1") == "\nx = 1"  # a Python cell magic: the body stays
   assert strip_ipython("x = 1\n  !ls\n%pwd") == "x = 1\n\n"
   assert strip_ipython("files = !ls\nx, y = %who_ls") == "\n"
+
+
+def test_help_lines_are_blanked_not_a_syntax_error(tmp_path):
+  """``forget_user?``, ``?x``, ``x??`` in the solution cell used to drop the cell (0/13)."""
+  cell = ("import math\n\nasync def forget_user(a, b, c, d):\n    return math.pi\n\n"
+          "forget_user?\n?math.pi\nmath??\n??math  # source\nx = (1 if True\n     else 2)")
+  assert strip_ipython(cell).splitlines()[5:9] == ["", "", "", ""]
+  result = extract(write_nb(tmp_path, [cell]), "forget_user")
+  assert result.found and result.notes == [] and run(result.code)["x"] == 1
+  assert strip_ipython("s = '''\nx?\n'''") == "s = '''\nx?\n'''"  # inside a string: text
+
+
+def test_module_level_assignments_the_function_uses_are_kept(tmp_path):
+  """A logger, a query built by concatenation: kept (they used to be dropped: NameError).
+  Experiments (await, a call of the graded function, asyncio.run) are still dropped, and an
+  assignment that raises does not stop the definitions after it."""
+  path = tmp_path / "student.py"
+  path.write_text(
+      "import asyncio, logging\nlog = logging.getLogger(__name__)\n"
+      "DELETE_STATE = 'DELETE FROM t ' + 'WHERE a = ?'\nrows: list = [] + [1]\n"
+      "broken = open('/nonexistent/file').read()\n"
+      "ran = asyncio.run(forget_user(1))\nalso = forget_user(2)\n"
+      "awaited = await forget_user(3)\n"
+      "async def forget_user(x):\n    raise SystemExit('an experiment ran')\n"
+      "def f():\n    return log.name, DELETE_STATE, rows\n")
+  result = extract(path, "forget_user")
+  namespace = run(result.code)
+  assert namespace["f"]()[1:] == ("DELETE FROM t WHERE a = ?", [1])
+  assert "broken" not in namespace and "forget_user" in namespace
+  assert not {"ran", "also", "awaited"} & set(namespace)
+  assert any("3 statement(s)" in line for line in result.info)
 
 
 def test_continuation_lines_that_start_like_magics_are_python():

@@ -2,11 +2,15 @@
 
 Students move, add, delete and retype cells, and leave experiments everywhere. So the grader
 does not run a notebook: it parses each code cell with ``ast`` and keeps only imports, function
-and class definitions, and assignments of literal constants, in notebook order (a later
-definition wins, as it would when running the notebook). Definitions nested in ``if`` and
-``try`` blocks are kept with their block (whatever else the block does is dropped); everything
-else (calls, loops, ``await``s, ``asyncio.run(...)``, IPython magics and ``!`` shell lines) is
-dropped and never runs. A ``.py`` file goes through the same filter (its
+and class definitions, and assignments to names (``log = logging.getLogger(__name__)``,
+``QUERY = "DELETE ..." + "WHERE ..."``), in notebook order (a later definition wins, as it
+would when running the notebook). An assignment is kept unless its value awaits, calls the
+graded function or runs an event loop (``asyncio.run``, ``run_until_complete``): that is an
+experiment. One whose value is not a literal runs inside ``try``: if it raises, the error is
+printed and the rest still runs. Definitions nested in ``if`` and ``try`` blocks are kept with
+their block (whatever else the block does is dropped); everything else (calls, loops,
+``await``s, IPython magics, ``!`` shell lines and ``x?`` help lines) is dropped and never
+runs. A ``.py`` file goes through the same filter (its
 ``if __name__ == "__main__":`` block is kept but never true: the submission's module is not
 ``__main__``).
 
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
@@ -114,9 +119,16 @@ def _scan(line: str, state: dict) -> None:
     state["string"] = None  # a one-quote string cannot span lines: the line is broken anyway
 
 
+# ``forget_user?``, ``?x``, ``x.attr??``, ``??x``, ``*user*?``: IPython's help, never Python
+_HELP_LINE = re.compile(r"^(\?{1,2}\s*[\w.*\[\]'\"]+|[\w.*\[\]'\"]+\s*\?{1,2})\s*(#.*)?$")
+
+
 def _is_ipython_line(stripped: str) -> bool:
-  """``%magic``, ``!shell``, ``x = !cmd``, ``x = %magic`` (not ``!=``, ``%`` in an expression)."""
+  """``%magic``, ``!shell``, ``x = !cmd``, ``x = %magic`` (not ``!=``, ``%`` in an expression),
+  and help lines (``x?``, ``?x``, ``x??``)."""
   if stripped.startswith("%") or (stripped.startswith("!") and not stripped.startswith("!=")):
+    return True
+  if _HELP_LINE.match(stripped.rstrip()):
     return True
   head, sep, tail = stripped.partition("=")
   tail = tail.lstrip()
@@ -169,20 +181,63 @@ def _is_name_target(node: ast.AST) -> bool:
   return False
 
 
-def keep(node: ast.stmt) -> bool:
-  """Is this simple statement a definition (kept whole) rather than an action (dropped)?"""
+_EVENT_LOOP_CALLS = ("run", "run_until_complete", "run_forever", "gather")
+
+
+def _is_experiment(value: Optional[ast.AST], function: Optional[str]) -> bool:
+  """Does this assigned value await, call the graded function or run an event loop?"""
+  if value is None:
+    return False
+  for node in ast.walk(value):
+    if isinstance(node, (ast.Await, ast.Yield, ast.YieldFrom)):
+      return True
+    if isinstance(node, ast.Call):
+      func = node.func
+      name = (func.id if isinstance(func, ast.Name) else
+              func.attr if isinstance(func, ast.Attribute) else None)
+      if function is not None and name == function:
+        return True
+      if isinstance(func, ast.Attribute) and name in _EVENT_LOOP_CALLS:
+        return True
+  return False
+
+
+def _assigned_value(node: ast.stmt) -> tuple[bool, Optional[ast.AST]]:
+  """(is this an assignment to plain names, its value)."""
+  if isinstance(node, ast.Assign):
+    return all(_is_name_target(t) for t in node.targets), node.value
+  if isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+    return isinstance(node.target, ast.Name), node.value
+  return False, None
+
+
+def keep(node: ast.stmt, function: Optional[str] = None) -> bool:
+  """Is this simple statement a definition (kept whole) rather than an action (dropped)?
+  ``function``: the graded function (an assignment that calls it is an experiment)."""
   if isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef,
                        ast.ClassDef)):
     return True
-  if isinstance(node, ast.Assign):
-    return all(_is_name_target(t) for t in node.targets) and _is_literal(node.value)
-  if isinstance(node, ast.AnnAssign):
-    return isinstance(node.target, ast.Name) and _is_literal(node.value)
+  named, value = _assigned_value(node)
+  if named:
+    return not _is_experiment(value, function)
   if isinstance(node, ast.Try):  # try: import x / except ImportError: x = None
     statements = node.body + node.orelse + node.finalbody + [
         s for handler in node.handlers for s in handler.body]
-    return all(isinstance(s, ast.Pass) or keep(s) for s in statements)
+    return all(isinstance(s, ast.Pass) or keep(s, function) for s in statements)
   return False
+
+
+def _guarded(node: ast.stmt, label: str) -> ast.stmt:
+  """``node`` (an assignment whose value runs code) inside ``try``: if it raises, a line
+  saying so is printed and the definitions after it still run."""
+  line = getattr(node, "lineno", 0)
+  handler = ast.parse(
+      "try:\n    pass\nexcept Exception as _grader_error:\n"
+      f"    __import__('sys').stderr.write('(grader) {label}, line {line}: this assignment "
+      "raised %s: %s; the rest of the definitions still run\\n' % "
+      "(type(_grader_error).__name__, _grader_error))\n").body[0]
+  handler.body = [node]
+  return ast.fix_missing_locations(handler)
 
 
 _PURE = (ast.Name, ast.Attribute, ast.Constant, ast.Compare, ast.BoolOp, ast.UnaryOp,
@@ -196,24 +251,30 @@ def _is_pure(test: ast.expr) -> bool:
   return all(isinstance(node, _PURE) for node in ast.walk(test))
 
 
-def filter_statement(node: ast.stmt) -> list[ast.stmt]:
+def filter_statement(node: ast.stmt, function: Optional[str] = None,
+                     label: str = "file") -> list[ast.stmt]:
   """What of one statement is kept: the statement itself if it is a definition, an ``if``
   or ``try`` reduced to the definitions inside it, or nothing."""
-  if keep(node):
+  if keep(node, function):
+    named, value = _assigned_value(node)
+    if named and not _is_literal(value):
+      return [_guarded(node, label)]
     return [node]
   if isinstance(node, ast.If):
-    body, orelse = filter_block(node.body), filter_block(node.orelse)
+    body = filter_block(node.body, function, label)
+    orelse = filter_block(node.orelse, function, label)
     if not body and not orelse:
       return []
     if _is_pure(node.test):
       return [ast.If(test=node.test, body=body or [ast.Pass()], orelse=orelse)]
     return body + orelse  # a condition that calls code: both branches, the later one wins
   if isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))):
-    body = filter_block(node.body)
+    body = filter_block(node.body, function, label)
     handlers = [ast.ExceptHandler(type=h.type, name=h.name,
-                                  body=filter_block(h.body) or [ast.Pass()])
+                                  body=filter_block(h.body, function, label) or [ast.Pass()])
                 for h in node.handlers]
-    orelse, final = filter_block(node.orelse), filter_block(node.finalbody)
+    orelse = filter_block(node.orelse, function, label)
+    final = filter_block(node.finalbody, function, label)
     if not (body or orelse or final or any(not isinstance(h.body[0], ast.Pass)
                                            for h in handlers)):
       return []
@@ -224,8 +285,10 @@ def filter_statement(node: ast.stmt) -> list[ast.stmt]:
   return []
 
 
-def filter_block(statements: list[ast.stmt]) -> list[ast.stmt]:
-  return [kept for statement in statements for kept in filter_statement(statement)]
+def filter_block(statements: list[ast.stmt], function: Optional[str] = None,
+                 label: str = "file") -> list[ast.stmt]:
+  return [kept for statement in statements
+          for kept in filter_statement(statement, function, label)]
 
 
 def _definitions(statements: list[ast.stmt]):
@@ -290,7 +353,7 @@ def extract(path: Path, function: str, max_code: int = MAX_CODE) -> Extracted:
       if isinstance(node, ast.ImportFrom) and node.module == "__future__":
         futures.append(ast.unparse(node))
         continue
-      kept = filter_statement(node)
+      kept = filter_statement(node, function, label)
       if not kept:
         if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)):
           dropped += 1
