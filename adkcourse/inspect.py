@@ -48,7 +48,9 @@ def sqlite_tables(path: Union[str, Path]) -> dict[str, pd.DataFrame]:
   path = Path(path)
   if not path.exists():
     raise FileNotFoundError(f"no SQLite file at {path}: has the service written anything yet?")
-  with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as connection:
+  from adkcourse.grade.safe_sqlite import open_untrusted  # read-only, capped, schema checked
+
+  with closing(open_untrusted(path)) as connection:
     names = [r[0] for r in connection.execute(
         "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' "
         "ORDER BY rowid")]

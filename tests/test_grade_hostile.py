@@ -133,6 +133,7 @@ def test_a_hostile_class_is_graded_correctly(tmp_path, isolation_available):
   assert "memory limit" in feedback["hog_memory"]
   assert "raised KeyboardInterrupt" in feedback["interrupted"]
   assert "without a readable report" in feedback["harmer"]  # it killed its own sandbox
+  assert "has a generated column" in feedback["generated_column"]  # refused, never run
   assert "were tampered with" in feedback["forge_pipe"]
   assert "isolation: bubblewrap" in stdout and "OFF" not in stdout
 
@@ -324,3 +325,47 @@ def test_a_private_postgresql_gives_no_superuser(tmp_path, isolation_available):
   for sql in PG_STATEMENTS:
     assert f"as-given {sql[:20]} refused" in printed, (sql, printed)
   assert "uid=" not in printed and "root:" not in printed
+
+
+def test_a_crafted_database_is_refused_not_run_by_the_judge(tmp_path):
+  """A generated column, a trigger, a view, a foreign virtual table: the judge's reader
+  refuses the file; a value or statement past the caps fails fast instead of eating the
+  judge's memory and CPU."""
+  import sqlite3
+
+  from adkcourse.grade.safe_sqlite import UntrustedDatabase, limit, open_untrusted
+
+  crafted = {
+      "generated": "CREATE TABLE app_states (app_name TEXT, state TEXT GENERATED ALWAYS AS "
+                   "(printf('%.*c', 400000000, 'x')) VIRTUAL)",
+      "stored": "CREATE TABLE t (a TEXT, b TEXT GENERATED ALWAYS AS (a || a) STORED)",
+      "trigger": "CREATE TABLE t (a); CREATE TRIGGER g AFTER INSERT ON t BEGIN SELECT 1; END",
+      "view": "CREATE VIEW sessions AS SELECT 1 AS id",
+      "virtual": "CREATE VIRTUAL TABLE r USING rtree(id, x0, x1)",
+  }
+  for name, sql in crafted.items():
+    path = tmp_path / f"{name}.db"
+    with sqlite3.connect(path) as db:
+      db.executescript(sql)
+    db.close()
+    with pytest.raises(UntrustedDatabase):
+      open_untrusted(path)
+  fine = tmp_path / "fine.db"
+  with sqlite3.connect(fine) as db:
+    db.executescript("CREATE TABLE t (a TEXT); CREATE INDEX i ON t (a); "
+                     "CREATE VIRTUAL TABLE m USING fts5(content)")
+  db.close()
+  connection = open_untrusted(fine)
+  # past SQLITE_LIMIT_LENGTH: NULL (printf) or "string or blob too big", never 400 MB
+  assert connection.execute("SELECT printf('%.*c', 400000000, 'x')").fetchall() == [(None,)]
+  with pytest.raises(sqlite3.DataError):
+    connection.execute("SELECT zeroblob(100000000)").fetchall()
+  with pytest.raises(sqlite3.OperationalError):
+    connection.execute("INSERT INTO t VALUES ('x')")  # read-only
+  connection.close()
+  slow = limit(sqlite3.connect(":memory:"), deadline=0.5)
+  started = time.monotonic()
+  with pytest.raises(sqlite3.OperationalError, match="interrupted"):
+    slow.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) "
+                 "SELECT count(*) FROM n").fetchall()
+  assert time.monotonic() - started < 5

@@ -59,6 +59,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
   except (ValueError, OSError):
     pass
+  from adkcourse.grade.safe_sqlite import harden_connect
+
+  harden_connect()  # every SQLite connection of the judge: values and statements capped
   replies.write(json.dumps({"ok": True, "ready": True}) + "\n")
   for line in sys.stdin:
     if not line.strip():

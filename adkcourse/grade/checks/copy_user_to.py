@@ -44,6 +44,7 @@ from typing import Any, Callable, Optional
 from google.adk.events import Event
 from google.adk.sessions.sqlite_session_service import SqliteSessionService
 
+from ..safe_sqlite import open_untrusted
 from ._base import Exercise, Resources, Trial, call_submission, check, untrusted_notes, \
   untrusted_raised
 from ._world import (FIRST_NAMES, Clock, app_name, conversation_turn, quoted_user_id, rng_for,
@@ -130,12 +131,14 @@ def _view(sessions: list[tuple], events: list[tuple], user_states: list[tuple],
   return json.loads(json.dumps(view))
 
 
-def read_sqlite(path: str, apps: Optional[list[str]] = None) -> Optional[dict[str, Any]]:
-  """A SqliteSessionService file's view, read with stdlib sqlite3 (None: unreadable)."""
+def read_sqlite(path: str, apps: Optional[list[str]] = None, trusted: bool = False
+                ) -> Optional[dict[str, Any]]:
+  """A SqliteSessionService file's view, read with stdlib sqlite3 (None: unreadable, or not
+  ADK's schema: a file the submission left is opened read-only with caps, ``safe_sqlite``)."""
   if not Path(path).is_file():
     return None
   try:
-    with closing(sqlite3.connect(path)) as db:
+    with closing(sqlite3.connect(path) if trusted else open_untrusted(path)) as db:
       sessions = db.execute("SELECT app_name, user_id, id, state FROM sessions").fetchall()
       events = [(a, u, s, canonical_event(_loads(data))) for a, u, s, data in db.execute(
           "SELECT app_name, user_id, session_id, event_data FROM events "
@@ -173,10 +176,12 @@ async def read_postgres(url: str, apps: Optional[list[str]] = None) -> Optional[
   return _view(sessions, events, users, app_rows, apps)
 
 
-async def read_store(store: dict[str, Any], apps: list[str]) -> Optional[dict[str, Any]]:
-  """The view of ``store`` restricted to ``apps`` (one scenario's)."""
+async def read_store(store: dict[str, Any], apps: list[str], trusted: bool = False
+                     ) -> Optional[dict[str, Any]]:
+  """The view of ``store`` restricted to ``apps`` (one scenario's); ``trusted``: the judge's
+  own file, before the submission ran."""
   if store["kind"] == "sqlite":
-    return read_sqlite(store["path"], apps)
+    return read_sqlite(store["path"], apps, trusted)
   return await read_postgres(store["url"], apps)
 
 
@@ -351,8 +356,8 @@ async def _build(workdir: Path, number: int, kind: str, source_kind: str, dest_k
   apps = [app, twin_app]
   return {"kind": kind, "label": LABELS[kind], "expect": expect, "app": app, "user": user,
           "apps": apps, "source": stores["source"], "dest": stores["dest"],
-          "source_before": await read_store(stores["source"], apps),
-          "dest_before": await read_store(stores["dest"], apps)}
+          "source_before": await read_store(stores["source"], apps, trusted=True),
+          "dest_before": await read_store(stores["dest"], apps, trusted=True)}
 
 
 async def prepare(workdir: Path, resources: Resources) -> dict[str, Any]:

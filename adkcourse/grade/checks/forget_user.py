@@ -36,6 +36,7 @@ from typing import Any, Callable, Optional
 
 from google.adk.sessions.sqlite_session_service import SqliteSessionService
 
+from ..safe_sqlite import UntrustedDatabase, open_untrusted
 from ._base import (Exercise, Resources, Trial, call_submission, check, untrusted_notes)
 from ._world import (FIRST_NAMES, Clock, app_name, conversation_turn, quoted_user_id, rng_for,
                      secret, sqlite_secure_delete_off)
@@ -120,15 +121,20 @@ async def _fill(service: SqliteSessionService, rng: random.Random, names: dict[s
   await session(names["other_app"], user, 1, other_mark, f"s-{other_mark()}")
 
 
-def read_tables(db_path: Path) -> dict[str, Rows]:
+def read_tables(db_path: Path, trusted: bool = False) -> dict[str, Rows]:
   """Every row of the four tables, sorted, as JSON-able lists (stdlib sqlite3: independent of
   ADK and of the service the submission held). A table that is missing, or is no longer a
-  real table (a view can pretend to hold rows), reads as None."""
+  real table (a view can pretend to hold rows), reads as None. A file a submission left
+  (not ``trusted``) is opened read-only with caps (``safe_sqlite``): one whose schema is not
+  ADK's raises ``UntrustedDatabase``. (Read-only leaves a WAL file's -wal and -shm in place:
+  only what the judge made itself is read the ordinary way.)"""
   rows: dict[str, Rows] = {table: None for table in TABLES}
   if not db_path.is_file():
     return rows
   try:
-    with closing(sqlite3.connect(db_path)) as connection:
+    opened = (sqlite3.connect(db_path) if trusted else
+              open_untrusted(db_path, f"the file {db_path.name}"))
+    with closing(opened) as connection:
       kinds = dict(connection.execute("SELECT name, type FROM sqlite_master"))
       for table in TABLES:
         if kinds.get(table) != "table":
@@ -138,6 +144,8 @@ def read_tables(db_path: Path) -> dict[str, Rows]:
         except sqlite3.Error:
           continue
         rows[table] = json.loads(json.dumps(sorted(found, key=repr)))
+  except UntrustedDatabase:
+    raise
   except sqlite3.Error:
     pass
   return rows
@@ -154,7 +162,7 @@ async def _build(folder: Path, kind: str, rng: random.Random) -> dict[str, Any]:
       connection.execute(f"PRAGMA journal_mode = {journal}").fetchall()
     await _fill(SqliteSessionService(str(db_path)), rng, names, marks)
   return {"kind": kind, "db_path": str(db_path), "folder": str(folder), "journal": journal,
-          **names, "marks": marks, "before": read_tables(db_path)}
+          **names, "marks": marks, "before": read_tables(db_path, trusted=True)}
 
 
 async def prepare(workdir: Path, resources: Resources) -> dict[str, Any]:
@@ -198,6 +206,7 @@ class FileView:
   traces: dict[str, int] = field(default_factory=dict)  # file name -> markers found
   files: list[str] = field(default_factory=list)  # every file in the folder after the run
   marks: int = 0
+  refused: Optional[str] = None  # why the judge would not read the file (safe_sqlite)
 
 
 @dataclass
@@ -247,11 +256,16 @@ async def observe(workdir: Path, setup: dict[str, Any], acted: Any) -> ForgetTri
     notes = untrusted_notes(run) if run else []
     trial.notes += [f"{label}: {note}" for note in notes]
     traces, files = scan_folder(Path(scenario["folder"]), scenario["marks"])
+    try:
+      after = read_tables(Path(scenario["db_path"]))
+      refused = None
+    except UntrustedDatabase as error:
+      after, refused = {table: None for table in TABLES}, str(error)
+      trial.notes.append(f"{label}: {refused}")
     view = FileView(label, scenario["app"], scenario["user"], scenario["before"],
-                    read_tables(Path(scenario["db_path"])), traces, files,
-                    len(scenario["marks"]))
+                    after, traces, files, len(scenario["marks"]), refused)
     gone = [t for t in TABLES if view.after[t] is None]
-    if gone:
+    if gone and not refused:
       trial.notes.append(f"{label}: the table(s) {', '.join(gone)} no longer exist: delete "
                          "rows, never tables")
     trial.files.append(view)
@@ -272,7 +286,8 @@ def _per_file(trial: ForgetTrial, verdict: Callable[[FileView], Optional[str]],
               success: str) -> tuple[float, str]:
   """Apply ``verdict`` (None when the file is right, else why not) to every file: the
   fraction of files that are right, and the reasons of the others."""
-  problems = [f"{v.label}: {why}" for v in trial.files if (why := verdict(v)) is not None]
+  problems = [f"{v.label}: {why}" for v in trial.files
+              if (why := (f"not judged: {v.refused}" if v.refused else verdict(v))) is not None]
   if not problems:
     return 1, success
   return 1 - len(problems) / len(trial.files), "; ".join(problems)

@@ -29,6 +29,7 @@ from typing import Any, Callable, Optional
 
 from google.adk.sessions.sqlite_session_service import SqliteSessionService
 
+from ..safe_sqlite import open_untrusted
 from ._base import Exercise, Resources, Trial, call_submission, check, untrusted_notes
 from ._world import FIRST_NAMES, app_name, rng_for
 
@@ -52,12 +53,14 @@ def _drinks(rng, count: int) -> list[str]:
   return chosen
 
 
-def _table_rows(db_path: Path) -> dict[str, Any]:
-  """The file's four tables as JSON-able data, read with stdlib sqlite3 (None: unreadable)."""
+def _table_rows(db_path: Path, trusted: bool = False) -> dict[str, Any]:
+  """The file's four tables as JSON-able data, read with stdlib sqlite3 (empty: unreadable,
+  or not ADK's schema: a file the submission left is opened read-only with caps,
+  ``safe_sqlite``)."""
   if not db_path.is_file():
     return {}
   try:
-    with closing(sqlite3.connect(db_path)) as connection:
+    with closing(sqlite3.connect(db_path) if trusted else open_untrusted(db_path)) as connection:
       def rows(query: str) -> list[list[Any]]:
         return json.loads(json.dumps(sorted(connection.execute(query).fetchall(), key=repr)))
 
@@ -116,7 +119,7 @@ async def prepare(workdir: Path, resources: Resources) -> dict[str, Any]:
           "sessions": sessions, "script": script,
           "drinks": {"first": first_drink, "tried": tried, "second": second_drink,
                      "neighbour": neighbour_drink, "elsewhere": elsewhere},
-          "before": _table_rows(db_path)}
+          "before": _table_rows(db_path, trusted=True)}
 
 
 # --- act -------------------------------------------------------------------------------------------
