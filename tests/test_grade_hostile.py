@@ -134,7 +134,7 @@ def test_a_hostile_class_is_graded_correctly(tmp_path, isolation_available):
   assert "raised KeyboardInterrupt" in feedback["interrupted"]
   assert "without a readable report" in feedback["harmer"]  # it killed its own sandbox
   assert "has a generated column" in feedback["generated_column"]  # refused, never run
-  assert "were tampered with" in feedback["forge_pipe"]
+  assert "report was malformed" in feedback["forge_pipe"]  # its forged acted: discarded
   assert "isolation: bubblewrap" in stdout and "OFF" not in stdout
 
   # -- injection: one line per student, no formula, no control character anywhere
