@@ -43,7 +43,8 @@ EXPECTED = {
     "reader": 0, "harmer": 0, "forge_page": 0, "forge_pipe": 0,
     "outlives": FULL, "hog_disk": FULL, "hog_memory": FULL,
     "time_magic": FULL, "continuation": FULL, "nested_defs": FULL, "interrupted": FULL,
-    "UPPER": FULL, ".hidden": FULL, "nbformat3": 0,
+    "UPPER": FULL, ".hidden": FULL, "nbformat3": 0, "help_line": FULL, "module_level": FULL,
+    "generated_column": 0,
 }
 # Student ids (file names) that are injections, each a copy of a correct submission.
 INJECTED_IDS = ["=HYPERLINK(\"evil\";\"y\")", "+plus", "-minus", "@at\ttab",
