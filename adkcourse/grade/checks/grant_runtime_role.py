@@ -196,7 +196,9 @@ async def snapshot(admin_url: str, database: str, runtime: str) -> dict[str, Any
   """What the runtime role can do in ``database`` (effective rights, through any membership or
   PUBLIC), its attributes and memberships, and every right PUBLIC holds there. Read with a
   fresh admin connection. Raises if the role or the database is gone."""
-  db = await connect(url_for(admin_url, database), **TIMEOUTS)
+  # catalogue names resolved in pg_catalog only: a student-made function or table of the same
+  # name in another schema cannot stand in for it
+  db = await connect(url_for(admin_url, database), search_path="pg_catalog", **TIMEOUTS)
   try:
     version = int(await db.fetchval("SHOW server_version_num"))
     role = await db.fetchrow(f"SELECT oid, {', '.join(ATTRIBUTES)}, rolcanlogin "
