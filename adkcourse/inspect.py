@@ -48,9 +48,9 @@ def sqlite_tables(path: Union[str, Path]) -> dict[str, pd.DataFrame]:
   path = Path(path)
   if not path.exists():
     raise FileNotFoundError(f"no SQLite file at {path}: has the service written anything yet?")
-  from adkcourse.grade.safe_sqlite import open_untrusted  # read-only, capped, schema checked
-
-  with closing(open_untrusted(path)) as connection:
+  # A lesson's own file: read-only, nothing more (the grader reads a submission's files through
+  # adkcourse.grade.safe_sqlite instead, which refuses triggers; ADK's memory store has some).
+  with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as connection:
     names = [r[0] for r in connection.execute(
         "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' "
         "ORDER BY rowid")]

@@ -18,6 +18,7 @@ opens (ADK's, through aiosqlite, included), as a second line of defence.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import time
 from pathlib import Path
@@ -60,7 +61,8 @@ def check_schema(connection: sqlite3.Connection, name: str = "the database") -> 
       raise UntrustedDatabase(f"{name} holds a {kind} ({table!r:.60}): the grader reads only "
                               "the tables ADK creates; it was not read")
     if kind == "table" and text.startswith("CREATE VIRTUAL TABLE"):
-      module = text.split(" USING ", 1)[-1].split("(")[0].strip().lower()
+      found = re.search(r"\bUSING\s+([A-Z0-9_]+)", text)  # ADK writes it across lines
+      module = found.group(1).lower() if found else "?"
       if module not in ALLOWED_VIRTUAL:
         raise UntrustedDatabase(f"{name} holds a virtual table ({table!r:.60} using "
                                 f"{module[:20]}): it was not read")
