@@ -11,9 +11,14 @@ names nobody chose for them; a failure message names the seed to replay it.
 from __future__ import annotations
 
 import ast
+import asyncio
 import importlib.util
+import multiprocessing
 import os
 import secrets
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -47,16 +52,54 @@ def test_each_exercise_has_enough_cases_with_reasons(exercise):
     assert docstring and len(docstring.splitlines()[0]) > 20, f"{path.name}: say why"
 
 
+@pytest.fixture(scope="module")
+def graded() -> dict[tuple[str, str], CaseResult]:
+  """Every case graded once, two at a time in worker processes (the checks are CPU-bound and
+  independent; this halves the module's time on two cores). The workers use this process's
+  PostgreSQL instead of each starting one."""
+  from adkcourse.postgres import POSTGRES_URL_VARIABLE, postgres_server
+
+  url = postgres_server().url
+  jobs = [(exercise, str(path)) for exercise in EXERCISE_NAMES for path in case_files(exercise)]
+  context = multiprocessing.get_context("spawn")  # no inherited event loop or server handles
+  with ProcessPoolExecutor(max_workers=2, mp_context=context, initializer=_use_server,
+                           initargs=(POSTGRES_URL_VARIABLE, url)) as pool:
+    return dict(zip(jobs, pool.map(grade_case, jobs)))
+
+
+def _use_server(variable: str, url: str) -> None:
+  os.environ[variable] = url
+
+
+@dataclass(frozen=True)
+class CaseResult:
+  """What a worker sends back: plain values only."""
+
+  score: float
+  max_score: float
+  lost: frozenset[str]
+  summary: str
+  loses: frozenset[str]
+
+
+def grade_case(job: tuple[str, str]) -> CaseResult:
+  """Grade one case file in this (worker) process, on fresh seeded data of its own."""
+  exercise, path = job
+  module, fn = load(Path(path), exercise)
+  with tempfile.TemporaryDirectory(prefix="case-") as workdir:
+    report = asyncio.run(run_exercise_checks(exercise, fn, workdir=workdir, seed=SEED))
+  return CaseResult(report.score, report.max_score, frozenset(r.check for r in report.failed()),
+                    report.summary(), frozenset(getattr(module, "LOSES", ())))
+
+
 @pytest.mark.parametrize("exercise,path", [
     pytest.param(exercise, path, id=f"{exercise}/{path.stem}")
     for exercise in EXERCISE_NAMES for path in case_files(exercise)])
-async def test_case(exercise, path, tmp_path):
-  module, fn = load(path, exercise)
-  report = await run_exercise_checks(exercise, fn, workdir=tmp_path, seed=SEED)
-  where = f"seed {SEED} (ADKCOURSE_CASES_SEED={SEED} to replay)\n{report.summary()}"
+def test_case(exercise, path, graded):
+  result = graded[(exercise, str(path))]
+  where = f"seed {SEED} (ADKCOURSE_CASES_SEED={SEED} to replay)\n{result.summary}"
   if path.stem.startswith("right_"):
-    assert report.score == report.max_score == get_exercise(exercise).max_score, where
+    assert result.score == result.max_score == get_exercise(exercise).max_score, where
   else:
-    assert report.score < report.max_score, where
-    lost = {r.check for r in report.failed()}
-    assert set(getattr(module, "LOSES", ())) <= lost, where
+    assert result.score < result.max_score, where
+    assert result.loses <= result.lost, where
