@@ -18,7 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 MAX_CORE_CELLS = 60
-MAX_CORE_WORDS = 1_850  # "about 1,800": the counts are of markdown words, headings included
+MAX_CORE_WORDS = 1_800  # markdown words, headings included
 GOING_FURTHER = re.compile(r"^#+ .*Going further", re.MULTILINE)
 
 
