@@ -284,39 +284,3 @@ def _safe_str(error: BaseException) -> str:
   except Exception:  # noqa: BLE001
     return "(its message could not be read)"
   return str.__str__(text)  # a plain str, even from a str subclass
-
-
-def legacy_phases(run_trial: Callable, checks: tuple[Check, ...]) -> dict[str, Any]:
-  """TEMPORARY, until every exercise is ported: an old ``run_trial`` exercise in the three
-  phases. Everything runs in ``act`` (so the submission's process judges itself: not for a
-  sandbox); ``observe`` replays the verdicts. Removed once no exercise uses it."""
-
-  async def prepare(workdir: Path, resources: Resources) -> Setup:  # noqa: ARG001
-    return {}
-
-  async def act(fn: Callable, workdir: Path, setup: Setup,  # noqa: ARG001
-                time_limit: Optional[float]) -> dict[str, Any]:
-    trial = await run_trial(fn, workdir, time_limit)
-    verdicts = {}
-    for c in checks:
-      result = c.evaluate(trial)
-      verdicts[c.name] = [result.earned / c.points, result.feedback]
-    return {"notes": trial.notes, "acted": trial.acted, "verdicts": verdicts}
-
-  async def observe(workdir: Path, setup: Setup, acted: Any) -> Trial:  # noqa: ARG001
-    trial = Trial(notes=untrusted_notes(acted))
-    trial.verdicts = acted.get("verdicts", {}) if isinstance(acted, dict) else {}  # type: ignore[attr-defined]
-    return trial
-
-  def replay(name: str) -> Callable[[Any], Verdict]:
-    def judge(trial: Any) -> Verdict:
-      fraction, feedback = trial.verdicts[name]
-      return fraction, feedback
-
-    judge.__name__ = name
-    return judge
-
-  replayed = tuple(Check(c.name, c.points, replay(c.name)) for c in checks)
-  for new, old in zip(replayed, checks):
-    new.judge.__doc__ = old.judge.__doc__
-  return {"checks": replayed, "prepare": prepare, "act": act, "observe": observe}
