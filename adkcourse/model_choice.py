@@ -144,6 +144,10 @@ def rules_for(agent_name: str) -> Optional[list[Rule]]:
   return load_rules(spec) if spec else None
 
 
+# The model name of ``scripted`` copies: ``describe_model`` then says that a key changes nothing.
+PINNED_MODEL = "offline-scripted-pinned"
+
+
 def scripted(agent: AgentT, rules: Optional[list[Rule]] = None, **changes: Any) -> AgentT:
   """A copy of ``agent`` on the scripted model, whatever key is set: for demonstrations whose
   asserts need exact, repeatable replies. Rules default to the ones registered for the
@@ -152,7 +156,7 @@ def scripted(agent: AgentT, rules: Optional[list[Rule]] = None, **changes: Any) 
   rules = rules if rules is not None else rules_for(agent.name)
   if rules is None:
     raise KeyError(f"no scripted rules registered for agent {agent.name!r}; pass rules=")
-  return agent.clone(update={**changes, "model": OfflineModel(rules=rules)})
+  return agent.clone(update={**changes, "model": OfflineModel(rules=rules, model=PINNED_MODEL)})
 
 
 def live_agent(agent: AgentT, *, environ: Optional[Mapping[str, str]] = None,
@@ -185,6 +189,10 @@ def _safe_url(url: str) -> str:
 def describe_model(model: Union[str, BaseLlm],
                    environ: Optional[Mapping[str, str]] = None) -> str:
   """One line saying which model is in use and where its calls go (never a key)."""
+  if isinstance(model, OfflineModel) and model.model == PINNED_MODEL:
+    return (f"Model: offline scripted model ({len(model.rules)} rules; no network, no key), "
+            "with or without a key: the asserted cells need its exact replies. Cells marked "
+            "live use Gemini when GOOGLE_API_KEY is set.")
   if isinstance(model, OfflineModel):
     return (f"Model: offline scripted model ({len(model.rules)} rules; no network, no key). "
             "Set GOOGLE_API_KEY to use Gemini.")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from google.adk.agents import Agent
 from google.adk.models.llm_request import LlmRequest
 from google.genai import types
 
@@ -29,7 +30,9 @@ def test_live_cells_skip_without_a_key_and_run_with_one(capsys):
 def test_describe_model_labels_each_case_and_never_shows_a_key():
   offline = describe_model(OfflineModel(rules=[]))
   assert offline == ("Model: offline scripted model (0 rules; no network, no key). "
-                     "Set GOOGLE_API_KEY to use Gemini.")  # the committed outputs' line
+                     "Set GOOGLE_API_KEY to use Gemini.")  # the labs' line
+  concierge = scripted(Agent(name="cafe_concierge", model="gemini-2.5-flash"))
+  assert "with or without a key" in describe_model(concierge.model)  # the lessons' line
   url = "http://127.0.0.1:40123"
   fake = describe_model("gemini-2.5-flash", environ={
       "GOOGLE_API_KEY": KEY, "GOOGLE_GEMINI_BASE_URL": url, "ADKCOURSE_FAKE_GEMINI": url})
