@@ -1,0 +1,185 @@
+"""``python -m adkcourse.i18n status|check|scaffold|accept|generate``: the translator's tools.
+
+* ``status [LANG...]``: what is missing, stale or unusable, per language, with the English
+  diff of every stale lesson cell; always exits 0 (a to-do list).
+* ``check``: the same for every language plus the generated notebooks; exit 1 on any finding.
+  CI runs it (``tests/test_translations.py``).
+* ``scaffold LANG [--prune]``: add an entry, holding the English, for every cell and question
+  that has none; ``--prune`` drops entries whose cell or question is gone.
+* ``accept LANG NAME ID... | --all``: record that these entries translate the current English
+  (``NAME`` is a lesson / bank name such as ``01_sessions_events_state``; an 8-hex-digit id is a
+  markdown cell, anything else a question id).
+* ``generate [LANG...]``: write ``notebooks/<lang>/*.ipynb`` from the executed English notebooks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Optional, Sequence
+
+from . import LANGUAGES, NOTEBOOKS_DIR, QUIZZES_DIR, TRANSLATIONS_DIR
+from . import lessons, quizzes
+from .findings import Finding
+
+
+def render_quiz(bank_name: str, lang: str) -> dict[str, str]:
+  """The quiz's readable fallback in ``lang``, exactly as ``show_quiz`` displays it there."""
+  from adkcourse.quiz import Quiz, load_bank, resolve_bank
+  bank = load_bank(resolve_bank(bank_name))
+  quiz = Quiz(bank.questions, name=bank.name, lang=lang, store=None)
+  return {"text/html": quiz.html_fallback(), "text/plain": quiz.text_fallback()}
+
+
+def _banks() -> list:
+  from adkcourse.quiz.bank import check_file
+  found = []
+  for path in sorted(QUIZZES_DIR.glob("*.yaml")):
+    bank, problems = check_file(path)
+    if bank is not None:
+      found.append(bank)
+  return found
+
+
+def findings(langs: Sequence[str], *, generated: bool = True) -> list[Finding]:
+  """Every finding for ``langs``: lessons, quizzes and (optionally) the generated notebooks."""
+  result: list[Finding] = []
+  for lang in langs:
+    for lesson in lessons.lesson_names():
+      result += lessons.lesson_findings(lang, lesson)
+    for bank in _banks():
+      result += quizzes.bank_findings(lang, bank, TRANSLATIONS_DIR)
+    if generated:
+      for lesson in lessons.lesson_names():
+        result += lessons.generated_findings(lang, lesson, render=render_quiz)
+  return result
+
+
+def _summary(found: list[Finding], langs: Sequence[str]) -> str:
+  parts = []
+  for lang in langs:
+    mine = [f for f in found if f.language == lang]
+    counts = {kind: sum(f.kind == kind for f in mine) for kind in
+              ("missing", "stale", "invalid", "orphan", "outdated")}
+    text = ", ".join(f"{n} {kind}" for kind, n in counts.items() if n) or "up to date"
+    parts.append(f"{lang}: {text}")
+  return "; ".join(parts)
+
+
+def _langs(given: Optional[list[str]]) -> list[str]:
+  langs = given or list(LANGUAGES)
+  unknown = [lang for lang in langs if lang not in LANGUAGES]
+  if unknown:
+    raise SystemExit(f"unknown language {unknown[0]!r}: the course is translated into "
+                     f"{', '.join(LANGUAGES)} (adkcourse/i18n/__init__.py: LANGUAGES)")
+  return langs
+
+
+def _status(args: argparse.Namespace) -> int:
+  langs = _langs(args.langs)
+  found = findings(langs, generated=False)
+  for finding in found:
+    print(finding)
+    if finding.kind == "stale" and "/notebooks/" in finding.file.replace("\\", "/"):
+      lesson = Path(finding.file).stem
+      print("    " + lessons.english_diff(finding.language, lesson, finding.where)
+            .replace("\n", "\n    ").rstrip())
+  print(_summary(found, langs), file=sys.stderr)
+  return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+  langs = list(LANGUAGES)
+  found = findings(langs)
+  for finding in found:
+    print(finding)
+  print(_summary(found, langs), file=sys.stderr)
+  return 1 if found else 0
+
+
+def _scaffold(args: argparse.Namespace) -> int:
+  for lang in _langs(args.langs):
+    added = sum(lessons.scaffold(lang, lesson, prune=args.prune)
+                for lesson in lessons.lesson_names())
+    added += sum(quizzes.scaffold(lang, bank, TRANSLATIONS_DIR, prune=args.prune)
+                 for bank in _banks())
+    print(f"{lang}: {added} entries added under {TRANSLATIONS_DIR.name}/{lang}/", file=sys.stderr)
+  return 0
+
+
+def _accept(args: argparse.Namespace) -> int:
+  lang = _langs([args.lang])[0]
+  is_lesson = (NOTEBOOKS_DIR / f"{args.name}.ipynb").exists()
+  bank = next((b for b in _banks() if b.name == args.name), None)
+  if not is_lesson and bank is None:
+    raise SystemExit(f"no lesson or quiz bank named {args.name!r}")
+  ids = list(args.ids)
+  cells: list[str] = []
+  questions: list[str] = []
+  if args.all:
+    if is_lesson:
+      entries, _ = lessons.load(lessons.translation_path(lang, args.name), lang)
+      cells = [i for i, e in entries.items() if e.text.strip()]
+    if bank is not None:
+      questions = [q.id for q in bank.questions]
+  else:
+    for item in ids:
+      (cells if is_lesson and _is_cell_id(item) else questions).append(item)
+  if cells:
+    lessons.accept(lang, args.name, cells)
+  if questions:
+    if bank is None:
+      raise SystemExit(f"{args.name} has no quiz bank; {questions[0]!r} is not a cell id")
+    quizzes.accept(lang, bank, questions, TRANSLATIONS_DIR)
+  print(f"accepted {len(cells)} cells and {len(questions)} questions of {args.name} ({lang})",
+        file=sys.stderr)
+  return 0
+
+
+def _is_cell_id(text: str) -> bool:
+  return len(text) == 8 and all(c in "0123456789abcdef" for c in text)
+
+
+def _generate(args: argparse.Namespace) -> int:
+  changed = 0
+  for lang in _langs(args.langs):
+    for lesson in lessons.lesson_names():
+      if lessons.generate(lang, lesson, render=render_quiz):
+        changed += 1
+        print(f"wrote {lessons.generated_path(lang, lesson).relative_to(NOTEBOOKS_DIR.parent)}",
+              file=sys.stderr)
+  print(f"{changed} notebooks changed", file=sys.stderr)
+  return 0
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+  parser = argparse.ArgumentParser(prog="python -m adkcourse.i18n",
+                                   description="Translations of the lessons and quizzes.")
+  sub = parser.add_subparsers(dest="command", required=True)
+  status = sub.add_parser("status", help="what is missing or stale, with English diffs")
+  status.add_argument("langs", nargs="*")
+  status.set_defaults(run=_status)
+  check = sub.add_parser("check", help="fail on anything missing, stale or not generated")
+  check.set_defaults(run=_check)
+  scaffold = sub.add_parser("scaffold", help="add entries for untranslated cells and questions")
+  scaffold.add_argument("langs", nargs="*")
+  scaffold.add_argument("--prune", action="store_true", help="drop entries that match nothing")
+  scaffold.set_defaults(run=_scaffold)
+  accept = sub.add_parser("accept", help="mark entries as translating the current English")
+  accept.add_argument("lang")
+  accept.add_argument("name", help="lesson or bank name, e.g. 01_sessions_events_state")
+  accept.add_argument("ids", nargs="*", help="cell ids and/or question ids")
+  accept.add_argument("--all", action="store_true", help="every translated entry of NAME")
+  accept.set_defaults(run=_accept)
+  generate = sub.add_parser("generate", help="write notebooks/<lang>/ from the English")
+  generate.add_argument("langs", nargs="*")
+  generate.set_defaults(run=_generate)
+  args = parser.parse_args(argv)
+  if args.command == "accept" and not args.ids and not args.all:
+    parser.error("accept needs ids, or --all")
+  try:
+    return args.run(args)
+  except (ValueError, KeyError) as error:
+    print(f"error: {error}", file=sys.stderr)
+    return 1

@@ -1,0 +1,27 @@
+"""What is wrong with a translation, said so that a contributor can fix it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+KINDS = ("invalid", "missing", "stale", "orphan", "outdated")
+"""invalid: the file cannot be used as written; missing: no translation yet; stale: made from an
+older English text; orphan: the English cell or question is gone; outdated: a generated notebook
+differs from what ``generate`` writes now."""
+
+
+@dataclass(frozen=True)
+class Finding:
+  """One problem: ``FILE:LINE: WHERE: MESSAGE`` when printed."""
+  language: str
+  file: str
+  where: str
+  kind: str
+  message: str
+  line: Optional[int] = None
+
+  def __str__(self) -> str:
+    place = f"{self.file}:{self.line}" if self.line else self.file
+    where = f" {self.where}:" if self.where else ""
+    return f"{place}:{where} [{self.kind}] {self.message}"

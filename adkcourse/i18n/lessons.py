@@ -1,0 +1,328 @@
+"""Lesson translations: one YAML file per language and lesson, one entry per markdown cell.
+
+``translations/fr/notebooks/01_sessions_events_state.yaml``::
+
+    cells:
+      '8bbc32c1':              # the English cell's nbformat id
+        hash: 3f0c9a1b2c4d     # source_hash() of the English text below
+        en: |                  # the English text this translation was made from
+          # Lesson 1 — Sessions, events and scoped state
+        text: |                # the translation
+          # Leçon 1 — Sessions, événements et état
+    
+Why the English copy: when a cell changes, ``status`` shows what changed in English (a diff of
+``en`` against the notebook), which is what a translator needs to update ``text``; ``accept``
+then records the new English. Code cells are never translated: the generated notebook copies
+them, and their outputs, from the executed English notebook.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Optional
+
+import nbformat
+
+from . import (ENGLISH_NAMES, LANGUAGES, NOTEBOOKS_DIR, TRANSLATIONS_DIR, first_words, normalized,
+               source_hash)
+from .findings import Finding
+from .yamlfile import TranslationFileError, read
+from .yamlio import dump
+
+ENTRY_KEYS = {"hash", "en", "text"}
+
+
+@dataclass(frozen=True)
+class CellTranslation:
+  cell_id: str
+  hash: str
+  en: str
+  text: str
+  line: Optional[int] = None
+
+
+def lesson_names(notebooks_dir: Path = NOTEBOOKS_DIR) -> list[str]:
+  """The English lessons: ``notebooks/*.ipynb`` (translations live in sub-folders)."""
+  return sorted(p.stem for p in notebooks_dir.glob("*.ipynb"))
+
+
+def english_path(lesson: str, notebooks_dir: Path = NOTEBOOKS_DIR) -> Path:
+  return notebooks_dir / f"{lesson}.ipynb"
+
+
+def translation_path(lang: str, lesson: str, root: Path = TRANSLATIONS_DIR) -> Path:
+  return root / lang / "notebooks" / f"{lesson}.yaml"
+
+
+def generated_path(lang: str, lesson: str, notebooks_dir: Path = NOTEBOOKS_DIR) -> Path:
+  return notebooks_dir / lang / f"{lesson}.ipynb"
+
+
+def markdown_cells(notebook: Any) -> list[tuple[str, str]]:
+  """(cell id, source) of every markdown cell, in order."""
+  return [(cell["id"], _source(cell)) for cell in notebook["cells"]
+          if cell["cell_type"] == "markdown"]
+
+
+def _source(cell: Any) -> str:
+  source = cell["source"]
+  return "".join(source) if isinstance(source, list) else source
+
+
+def _display(path: Path) -> str:
+  try:
+    return str(path.resolve().relative_to(Path.cwd().resolve()))
+  except ValueError:
+    return str(path)
+
+
+def load(path: Path, lang: str) -> tuple[dict[str, CellTranslation], list[Finding]]:
+  """The usable entries of a translation file, and a finding for every entry that is not."""
+  file = _display(path)
+  if not path.exists():
+    return {}, []
+  try:
+    _, lines, raw = read(path, "cells")
+  except TranslationFileError as error:
+    return {}, [Finding(lang, file, "", "invalid", str(error), error.line)]
+  entries: dict[str, CellTranslation] = {}
+  findings: list[Finding] = []
+  for cell_id, entry in raw.items():
+    line = lines.get(cell_id)
+    if not isinstance(entry, dict):
+      findings.append(Finding(lang, file, cell_id, "invalid", "an entry needs `hash:`, `en:` "
+                              "and `text:` lines under the cell id", line))
+      continue
+    unknown = sorted(set(map(str, entry)) - ENTRY_KEYS)
+    if unknown:
+      findings.append(Finding(lang, file, cell_id, "invalid", f"unknown key {unknown[0]!r}: an "
+                              "entry has only `hash`, `en` and `text`", line))
+      continue
+    values = {key: entry.get(key) for key in ENTRY_KEYS}
+    bad = [key for key, value in values.items() if value is not None and not isinstance(value, str)]
+    if bad:
+      findings.append(Finding(lang, file, cell_id, "invalid", f"`{bad[0]}` must be text, not "
+                              f"{type(values[bad[0]]).__name__}: put quotes around it", line))
+      continue
+    entries[cell_id] = CellTranslation(cell_id, values["hash"] or "", values["en"] or "",
+                                       values["text"] or "", line)
+  return entries, findings
+
+
+def lesson_findings(lang: str, lesson: str, notebooks_dir: Path = NOTEBOOKS_DIR,
+                    root: Path = TRANSLATIONS_DIR) -> list[Finding]:
+  """Every markdown cell of ``lesson`` whose ``lang`` translation is missing, stale or unusable,
+  and every entry whose English cell is gone."""
+  path = translation_path(lang, lesson, root)
+  file = _display(path)
+  notebook = nbformat.read(english_path(lesson, notebooks_dir), as_version=4)
+  entries, findings = load(path, lang)
+  if not path.exists():
+    return [Finding(lang, file, "", "missing", f"no translation file for {lesson}: run "
+                    f"`python -m adkcourse.i18n scaffold {lang}` to create it")]
+  cells = markdown_cells(notebook)
+  for cell_id, source in cells:
+    entry = entries.get(cell_id)
+    words = first_words(source)
+    if entry is None:
+      if not any(f.where == cell_id for f in findings):
+        findings.append(Finding(lang, file, cell_id, "missing", f"no entry for the cell "
+                                f'"{words}"'))
+    elif not entry.text.strip():
+      findings.append(Finding(lang, file, cell_id, "missing", f'no translation yet for "{words}"',
+                              entry.line))
+    elif entry.hash != source_hash(source):
+      findings.append(Finding(lang, file, cell_id, "stale", f'the English cell "{words}" changed '
+                              "since this translation: update `text`, then run `python -m "
+                              f"adkcourse.i18n accept {lang} {lesson} {cell_id}`", entry.line))
+    elif entry.hash != source_hash(entry.en):
+      findings.append(Finding(lang, file, cell_id, "invalid", "`en` does not match `hash`: it "
+                              "was edited by hand; run `python -m adkcourse.i18n accept "
+                              f"{lang} {lesson} {cell_id}` once `text` translates the current "
+                              "English", entry.line))
+  known = {cell_id for cell_id, _ in cells}
+  for cell_id, entry in entries.items():
+    if cell_id not in known:
+      findings.append(Finding(lang, file, cell_id, "orphan", "no markdown cell has this id in "
+                              f"{english_path(lesson, notebooks_dir).name} any more: remove the "
+                              f"entry (`python -m adkcourse.i18n scaffold {lang} --prune`)",
+                              entry.line))
+  return findings
+
+
+def english_diff(lang: str, lesson: str, cell_id: str, notebooks_dir: Path = NOTEBOOKS_DIR,
+                 root: Path = TRANSLATIONS_DIR) -> str:
+  """What changed in the English cell since it was translated (a unified diff of ``en``)."""
+  entries, _ = load(translation_path(lang, lesson, root), lang)
+  notebook = nbformat.read(english_path(lesson, notebooks_dir), as_version=4)
+  current = dict(markdown_cells(notebook)).get(cell_id, "")
+  before = entries[cell_id].en if cell_id in entries else ""
+  return "".join(difflib.unified_diff(normalized(before).splitlines(True),
+                                      normalized(current).splitlines(True),
+                                      "translated from", "English now"))
+
+
+HEADER = """\
+# {name} translation of notebooks/{lesson}.ipynb, one entry per markdown cell (by cell id).
+# Translate `text`; `en` is the English it was made from and `hash` that text's fingerprint.
+# When the English changes, `python -m adkcourse.i18n status {lang}` lists the cell as stale
+# with a diff; update `text`, then `python -m adkcourse.i18n accept {lang} {lesson} CELL_ID`.
+# Code cells are not translated. Workflow: docs/translating.md
+"""
+
+
+def write(path: Path, lang: str, lesson: str, entries: dict[str, CellTranslation]) -> None:
+  data = {"lesson": lesson, "language": lang,
+          "cells": {cell_id: {"hash": e.hash, "en": e.en, "text": e.text}
+                    for cell_id, e in entries.items()}}
+  path.parent.mkdir(parents=True, exist_ok=True)
+  path.write_text(dump(data, HEADER.format(name=ENGLISH_NAMES.get(lang, lang), lesson=lesson,
+                                           lang=lang)), encoding="utf-8")
+
+
+def scaffold(lang: str, lesson: str, *, prune: bool = False, notebooks_dir: Path = NOTEBOOKS_DIR,
+             root: Path = TRANSLATIONS_DIR) -> int:
+  """Add an empty entry (English, hash, no text) for every untranslated cell, in notebook order;
+  keep every existing entry as it is (stale ones too). Returns the number of entries added.
+  Refuses a file with invalid entries, so nothing a translator wrote is lost."""
+  path = translation_path(lang, lesson, root)
+  entries, problems = load(path, lang)
+  if problems:
+    raise TranslationFileError("; ".join(str(p) for p in problems))
+  notebook = nbformat.read(english_path(lesson, notebooks_dir), as_version=4)
+  ordered: dict[str, CellTranslation] = {}
+  added = 0
+  for cell_id, source in markdown_cells(notebook):
+    if cell_id in entries:
+      ordered[cell_id] = entries[cell_id]
+    else:
+      ordered[cell_id] = CellTranslation(cell_id, source_hash(source), normalized(source), "")
+      added += 1
+  if not prune:
+    ordered.update({k: v for k, v in entries.items() if k not in ordered})
+  write(path, lang, lesson, ordered)
+  return added
+
+
+def accept(lang: str, lesson: str, cell_ids: Iterable[str], *,
+           notebooks_dir: Path = NOTEBOOKS_DIR, root: Path = TRANSLATIONS_DIR) -> list[str]:
+  """Record that the translations of ``cell_ids`` now match the current English (after the
+  translator updated ``text``): sets ``en`` and ``hash``. Returns the ids changed."""
+  path = translation_path(lang, lesson, root)
+  entries, problems = load(path, lang)
+  if problems:
+    raise TranslationFileError("; ".join(str(p) for p in problems))
+  current = dict(markdown_cells(nbformat.read(english_path(lesson, notebooks_dir), as_version=4)))
+  changed = []
+  for cell_id in cell_ids:
+    if cell_id not in current:
+      raise KeyError(f"{lesson} has no markdown cell {cell_id!r}")
+    entry = entries.get(cell_id)
+    if entry is None or not entry.text.strip():
+      raise ValueError(f"{cell_id}: translate `text` first; accept records that it is current")
+    entries[cell_id] = CellTranslation(cell_id, source_hash(current[cell_id]),
+                                       normalized(current[cell_id]), entry.text)
+    changed.append(cell_id)
+  write(path, lang, lesson, entries)
+  return changed
+
+
+# -- generated notebooks -------------------------------------------------------------------------
+
+_LINK = re.compile(r"(\]\(|\b(?:href|src)=[\"'])([^)\"'\s]+)")
+
+
+def relink(markdown: str, lesson_names_in_language: set[str]) -> str:
+  """Rewrite the relative links of a cell written for ``notebooks/`` so that they work from
+  ``notebooks/<lang>/``: a link to a lesson that exists in the language stays (it reaches the
+  translated sibling), anything else gets one more ``../``."""
+  def fix(match: re.Match) -> str:
+    lead, target = match.group(1), match.group(2)
+    if re.match(r"^([a-z][a-z0-9+.-]*:|#|/)", target):
+      return match.group(0)
+    path = target.split("#", 1)[0]
+    if path.endswith(".ipynb") and "/" not in path and path[:-6] in lesson_names_in_language:
+      return match.group(0)
+    return lead + "../" + target
+  return _LINK.sub(fix, markdown)
+
+
+QuizRenderer = Callable[[str, str], dict[str, str]]
+"""(bank name, language) -> {"text/html": ..., "text/plain": ...}: the quiz's readable fallback."""
+
+
+def _quiz_outputs(cell: Any, lang: str, render: QuizRenderer) -> None:
+  match = re.search(r"show_quiz\(\s*[\"']([^\"']+)[\"']", _source(cell))
+  if match is None:
+    return
+  rendered = render(match.group(1), lang)
+  for output in cell.get("outputs", []):
+    data = output.get("data", {})
+    for mime, text in rendered.items():
+      if mime in data:
+        data[mime] = text
+
+
+def translated_notebook(lang: str, lesson: str, *, render: QuizRenderer,
+                        notebooks_dir: Path = NOTEBOOKS_DIR,
+                        root: Path = TRANSLATIONS_DIR) -> Any:
+  """The ``lang`` notebook of ``lesson``: current translations in place of the English markdown
+  (a cell without a current translation stays English, and ``check`` fails on it), code cells
+  and outputs copied, and the quiz cell's fallback output rendered in ``lang``."""
+  english = nbformat.read(english_path(lesson, notebooks_dir), as_version=4)
+  entries, _ = load(translation_path(lang, lesson, root), lang)
+  siblings = set(lesson_names(notebooks_dir))
+  notebook = copy.deepcopy(english)
+  for cell in notebook.cells:
+    if cell.cell_type == "markdown":
+      entry = entries.get(cell.id)
+      source = _source(cell)
+      if entry is not None and entry.text.strip() and entry.hash == source_hash(source):
+        cell.source = relink(entry.text.rstrip("\n"), siblings)
+      else:
+        cell.source = relink(source, siblings)
+    elif cell.cell_type == "code":
+      _quiz_outputs(cell, lang, render)
+  notebook.metadata["adkcourse"] = {"language": lang, "source": f"../{lesson}.ipynb",
+                                    "generated_by": "python -m adkcourse.i18n generate"}
+  return notebook
+
+
+def notebook_text(notebook: Any) -> str:
+  """A notebook as ``nbformat.write`` saves it (what ``run_notebooks.py`` commits)."""
+  return nbformat.writes(notebook) + "\n"
+
+
+def generate(lang: str, lesson: str, *, render: QuizRenderer, notebooks_dir: Path = NOTEBOOKS_DIR,
+             root: Path = TRANSLATIONS_DIR) -> bool:
+  """Write ``notebooks/<lang>/<lesson>.ipynb``; True when the file changed."""
+  path = generated_path(lang, lesson, notebooks_dir)
+  text = notebook_text(translated_notebook(lang, lesson, render=render,
+                                           notebooks_dir=notebooks_dir, root=root))
+  if path.exists() and path.read_text(encoding="utf-8") == text:
+    return False
+  path.parent.mkdir(parents=True, exist_ok=True)
+  path.write_text(text, encoding="utf-8")
+  return True
+
+
+def generated_findings(lang: str, lesson: str, *, render: QuizRenderer,
+                       notebooks_dir: Path = NOTEBOOKS_DIR,
+                       root: Path = TRANSLATIONS_DIR) -> list[Finding]:
+  """A finding when ``notebooks/<lang>/<lesson>.ipynb`` is missing or differs from what
+  ``generate`` would write now (an English notebook re-run, a translation edited)."""
+  path = generated_path(lang, lesson, notebooks_dir)
+  expected = notebook_text(translated_notebook(lang, lesson, render=render,
+                                               notebooks_dir=notebooks_dir, root=root))
+  if not path.exists():
+    return [Finding(lang, _display(path), "", "outdated", "not generated yet: run `python -m "
+                    "adkcourse.i18n generate`")]
+  if path.read_text(encoding="utf-8") != expected:
+    return [Finding(lang, _display(path), "", "outdated", "differs from its English notebook and "
+                    "translation: run `python -m adkcourse.i18n generate` (never edit it by hand)")]
+  return []
+

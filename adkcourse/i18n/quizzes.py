@@ -1,0 +1,279 @@
+"""Quiz translations: one YAML file per language and bank, one entry per question id.
+
+``translations/fr/quizzes/01_sessions_events_state.yaml``::
+
+    questions:
+      what-is-an-event:
+        hash: 5be1f0c2a9d3      # question_hash() of the English question
+        question: Dans ADK, qu'est-ce qu'un **événement** (*event*) ?
+        options: [..., ...]     # as many as in English, in the same order
+        feedback: {0: ..., 2: ...}   # the same option numbers as in English
+        explanation: ...
+        unit: ...               # numeric questions that have a unit
+        answer: [...]           # text questions: answers accepted in this language, if any
+
+The answer key (which options are right, the number, the tolerance) stays in the English bank
+only: a translation cannot change what is graded right. A question is translated only when its
+entry is complete and made from the current English (same hash); otherwise the student sees the
+English question, and ``check`` names the entry.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Optional
+
+from . import ENGLISH_NAMES, LANGUAGES, SOURCE_LANGUAGE, first_words
+from .findings import Finding
+from .yamlfile import TranslationFileError, read
+from .yamlio import dump
+
+TEXT_KEYS = ("question", "options", "feedback", "explanation", "unit", "answer")
+
+
+def _english(value: Any) -> Any:
+  if isinstance(value, dict) and all(isinstance(k, str) for k in value):
+    return value.get(SOURCE_LANGUAGE, next(iter(value.values())))
+  return value
+
+
+def english_texts(question: Any) -> dict[str, Any]:
+  """The English words of a question: everything a translation translates."""
+  texts: dict[str, Any] = {"question": _english(question.question),
+                           "explanation": _english(question.explanation)}
+  options = getattr(question, "options", None)
+  if options is not None:
+    texts["options"] = [_english(o) for o in options]
+    texts["feedback"] = {int(k): _english(v) for k, v in sorted(question.feedback.items())}
+  if getattr(question, "unit", None) is not None:
+    texts["unit"] = _english(question.unit)
+  if getattr(question, "type", None) == "text":
+    answer = question.answer
+    texts["answer"] = list(answer) if isinstance(answer, list) else answer.get(
+        SOURCE_LANGUAGE, [])
+  return texts
+
+
+def question_hash(question: Any) -> str:
+  """Fingerprint of a question's English words (and, for a text question, its accepted answers:
+  answers accepted in another language are made from them)."""
+  from . import source_hash
+  texts = english_texts(question)
+  texts["feedback"] = {str(k): v for k, v in texts.get("feedback", {}).items()}
+  return source_hash(json.dumps(texts, ensure_ascii=False, sort_keys=True))
+
+
+def translation_path(lang: str, bank_name: str, root: Path) -> Path:
+  return root / lang / "quizzes" / f"{bank_name}.yaml"
+
+
+def translations_root(bank_path: Path) -> Optional[Path]:
+  """``<repo>/translations`` for a bank in ``<repo>/quizzes/``; None for a bank elsewhere."""
+  bank_path = Path(bank_path).resolve()
+  if bank_path.parent.name != "quizzes":
+    return None
+  root = bank_path.parent.parent / "translations"
+  return root if root.is_dir() else None
+
+
+def _display(path: Path) -> str:
+  try:
+    return str(path.resolve().relative_to(Path.cwd().resolve()))
+  except ValueError:
+    return str(path)
+
+
+def _entry_problem(entry: Any, english: dict[str, Any]) -> Optional[str]:
+  """Why an entry cannot translate this question (None when it can)."""
+  if not isinstance(entry, dict):
+    return "an entry needs `hash:`, `question:`, `explanation:` (and options...) under the id"
+  unknown = sorted(set(map(str, entry)) - set(TEXT_KEYS) - {"hash"})
+  if unknown:
+    return f"unknown key {unknown[0]!r}: an entry has {', '.join(('hash',) + TEXT_KEYS)}"
+  for key in ("question", "explanation"):
+    if not isinstance(entry.get(key), str) or not entry[key].strip():
+      return f"`{key}` must be the translated text"
+  if "options" in english:
+    options = entry.get("options")
+    if not isinstance(options, list) or len(options) != len(english["options"]):
+      return (f"`options` must list {len(english['options'])} translated options, in the "
+              "English order")
+    if any(not isinstance(o, str) or not o.strip() for o in options):
+      return "every option must be a non-empty text (quote numbers and yes/no)"
+    if len({o.strip().casefold() for o in options}) != len(options):
+      return "two options have the same text: every option must read differently"
+    feedback = entry.get("feedback") or {}
+    if not isinstance(feedback, dict) or set(feedback) != set(english["feedback"]):
+      wanted = ", ".join(map(str, english["feedback"])) or "none"
+      return f"`feedback` must translate the feedback of options {wanted} (numbers as in English)"
+    if any(not isinstance(v, str) or not v.strip() for v in feedback.values()):
+      return "every feedback must be a non-empty text"
+  elif "options" in entry or "feedback" in entry:
+    return "this question has no options: remove `options`/`feedback`"
+  if "unit" in english:
+    if not isinstance(entry.get("unit"), str) or not entry["unit"].strip():
+      return "`unit` must be the translated unit"
+  elif "unit" in entry:
+    return "the English question has no unit: remove `unit`"
+  if "answer" in entry:
+    answer = entry["answer"]
+    if "answer" not in english:
+      return ("`answer` is only for text questions (choices and numbers are graded from the "
+              "English bank)")
+    if not isinstance(answer, list) or any(not isinstance(a, str) or not a.strip()
+                                           for a in answer):
+      return "`answer` must be a list of accepted answers (texts)"
+  return None
+
+
+def load_entries(lang: str, bank: Any, root: Path) -> tuple[dict[str, dict], list[Finding]]:
+  """For each question: its usable ``lang`` entry (current and complete), and a finding for
+  every question that has none, and every entry that matches no question."""
+  path = translation_path(lang, bank.name, root)
+  file = _display(path)
+  if not path.exists():
+    return {}, [Finding(lang, file, "", "missing", f"no translation file for the bank "
+                        f"{bank.name} ({len(bank.questions)} questions)")]
+  try:
+    _, lines, raw = read(path, "questions")
+  except TranslationFileError as error:
+    return {}, [Finding(lang, file, "", "invalid", str(error), error.line)]
+  usable: dict[str, dict] = {}
+  findings: list[Finding] = []
+  for question in bank.questions:
+    entry = raw.get(question.id)
+    words = first_words(english_texts(question)["question"])
+    line = lines.get(question.id)
+    if entry is None:
+      findings.append(Finding(lang, file, question.id, "missing", f'no translation of "{words}"'))
+      continue
+    problem = _entry_problem(entry, english_texts(question))
+    if problem is not None:
+      findings.append(Finding(lang, file, question.id, "invalid", problem, line))
+    elif not entry.get("hash"):
+      findings.append(Finding(lang, file, question.id, "missing", f'not translated yet: "{words}" '
+                              "(translate the entry, then run `python -m adkcourse.i18n accept "
+                              f"{lang} {bank.name} {question.id}`)", line))
+    elif entry.get("hash") != question_hash(question):
+      findings.append(Finding(lang, file, question.id, "stale", f'the English question "{words}" '
+                              "changed since this translation: update the entry to match "
+                              "quizzes/" + bank.path.name + ", then run `python -m "
+                              f"adkcourse.i18n accept {lang} {bank.name} {question.id}`", line))
+    else:
+      usable[question.id] = entry
+  known = {q.id for q in bank.questions}
+  for question_id in raw:
+    if question_id not in known:
+      findings.append(Finding(lang, file, question_id, "orphan", f"the bank {bank.name} has no "
+                              "question with this id any more: remove the entry",
+                              lines.get(question_id)))
+  return usable, findings
+
+
+def _merge(value: Any, lang: str, translated: Any) -> Any:
+  merged = dict(value) if isinstance(value, dict) else {SOURCE_LANGUAGE: value}
+  merged[lang] = translated
+  return merged
+
+
+def translate_question(question: Any, entries: dict[str, dict]) -> Any:
+  """``question`` with every text a mapping {en: ..., <lang>: ...} for each language in
+  ``entries`` ({lang: entry}); the answer key is untouched."""
+  if not entries:
+    return question
+  data = question.model_dump()
+  for lang, entry in entries.items():
+    data["question"] = _merge(data["question"], lang, entry["question"])
+    data["explanation"] = _merge(data["explanation"], lang, entry["explanation"])
+    if "options" in data:
+      data["options"] = [_merge(o, lang, t) for o, t in zip(data["options"], entry["options"])]
+      data["feedback"] = {int(k): _merge(v, lang, entry["feedback"][int(k)])
+                          for k, v in data["feedback"].items()}
+    if data.get("unit") is not None:
+      data["unit"] = _merge(data["unit"], lang, entry["unit"])
+    if data.get("type") == "text" and entry.get("answer"):
+      answer = data["answer"]
+      accepted = dict(answer) if isinstance(answer, dict) else {SOURCE_LANGUAGE: list(answer)}
+      accepted[lang] = list(entry["answer"])
+      data["answer"] = accepted
+  translated = type(question).model_validate(data)
+  translated._bank = question.bank
+  return translated
+
+
+def apply_translations(bank: Any, root: Optional[Path] = None) -> Any:
+  """The bank with every current translation merged in (see the module docstring)."""
+  root = root or translations_root(bank.path)
+  if root is None:
+    return bank
+  per_language = {lang: load_entries(lang, bank, root)[0] for lang in LANGUAGES}
+  bank.questions = [translate_question(q, {lang: entries[q.id]
+                                           for lang, entries in per_language.items()
+                                           if q.id in entries})
+                    for q in bank.questions]
+  return bank
+
+
+def bank_findings(lang: str, bank: Any, root: Path) -> list[Finding]:
+  return load_entries(lang, bank, root)[1]
+
+
+HEADER = """\
+# {name} translation of quizzes/{bank}.yaml, one entry per question (by id).
+# Translate every text; which answers are right stays in the English bank. `hash` is the
+# fingerprint of the English question this entry was made from: when the English changes,
+# `python -m adkcourse.i18n status {lang}` lists the question as stale. Update the entry, then
+# `python -m adkcourse.i18n accept {lang} {bank} QUESTION_ID`. Workflow: docs/translating.md
+"""
+
+
+def write(path: Path, lang: str, bank_name: str, entries: dict[str, dict]) -> None:
+  path.parent.mkdir(parents=True, exist_ok=True)
+  data = {"bank": bank_name, "language": lang, "questions": entries}
+  path.write_text(dump(data, HEADER.format(name=ENGLISH_NAMES.get(lang, lang), bank=bank_name,
+                                           lang=lang)), encoding="utf-8")
+
+
+def _ordered(entry: dict) -> dict:
+  return {key: entry[key] for key in ("hash",) + TEXT_KEYS if key in entry}
+
+
+def scaffold(lang: str, bank: Any, root: Path, *, prune: bool = False) -> int:
+  """Add an entry holding the English words (to be translated) for every question without one.
+  Returns the number added. Existing entries are kept untouched."""
+  path = translation_path(lang, bank.name, root)
+  raw: dict[str, Any] = {}
+  if path.exists():
+    _, _, raw = read(path, "questions")
+  ordered: dict[str, dict] = {}
+  added = 0
+  for question in bank.questions:
+    if question.id in raw:
+      ordered[question.id] = raw[question.id]
+      continue
+    texts = english_texts(question)
+    if "answer" in texts:
+      texts.pop("answer")
+    ordered[question.id] = _ordered({"hash": "", **texts})
+    added += 1
+  if not prune:
+    ordered.update({k: v for k, v in raw.items() if k not in ordered})
+  write(path, lang, bank.name, ordered)
+  return added
+
+
+def accept(lang: str, bank: Any, question_ids: list[str], root: Path) -> list[str]:
+  """Record that the entries of ``question_ids`` translate the current English question."""
+  path = translation_path(lang, bank.name, root)
+  _, _, raw = read(path, "questions")
+  for question_id in question_ids:
+    question = bank.question(question_id)
+    if question_id not in raw:
+      raise KeyError(f"{question_id}: no entry to accept; translate it first")
+    problem = _entry_problem(raw[question_id], english_texts(question))
+    if problem is not None:
+      raise ValueError(f"{question_id}: {problem}")
+    raw[question_id] = _ordered({**raw[question_id], "hash": question_hash(question)})
+  write(path, lang, bank.name, raw)
+  return list(question_ids)
