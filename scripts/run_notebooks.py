@@ -3,6 +3,8 @@
     python scripts/run_notebooks.py                    # every lesson in notebooks/
     python scripts/run_notebooks.py notebooks/01_*.ipynb
 
+Then regenerates the French and Indonesian notebooks (``python -m adkcourse.i18n generate``).
+
 Runs each notebook top to bottom in this environment's kernel, offline (the committed outputs
 are the offline model's), with scratch data in a temporary folder, and rewrites the file only
 when every cell succeeded. Never edit outputs by hand: run this and commit the result.
@@ -73,8 +75,16 @@ def main(argv: list[str] | None = None) -> int:
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   parser.add_argument("paths", nargs="*", type=Path)
   parser.add_argument("--timeout", type=int, default=300, help="seconds per cell")
+  parser.add_argument("--no-translations", action="store_true",
+                      help="do not regenerate notebooks/<lang>/ afterwards")
   args = parser.parse_args(argv)
   paths = args.paths or sorted((ROOT / "notebooks").glob("*.ipynb"))
+  from adkcourse.i18n import LANGUAGES
+  generated = [p for p in paths if p.resolve().parent.name in LANGUAGES]
+  if generated:
+    print(f"{generated[0]} is generated from its English notebook: run "
+          f"notebooks/{generated[0].name} instead (its translations follow)", file=sys.stderr)
+    return 2
   scratch = tempfile.mkdtemp(prefix="adkcourse-run-")
   os.environ.update(reproducible_environment(scratch))
   failures = 0
@@ -88,6 +98,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"FAIL  {path.name}: not rewritten\n{error}", file=sys.stderr)
   finally:
     shutil.rmtree(scratch, ignore_errors=True)
+  # The French and Indonesian notebooks are copies of the executed English ones with translated
+  # markdown: regenerate them now, so their code outputs are these (never run them separately).
+  if not args.no_translations:
+    from adkcourse.i18n.cli import main as i18n
+    i18n(["generate"])
   return 1 if failures else 0
 
 

@@ -23,13 +23,20 @@ run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/adkcourse-test-run-XXXXXX")
 chmod 711 "$run_tmp"   # PostgreSQL runs as its own user and must reach its folders below
 export TMPDIR="$run_tmp"
 
+# Pass 1 runs the English lessons; the generated French and Indonesian ones (notebooks/<lang>/,
+# the same code cells) run in pass 2, where the English would only repeat what pass 1 showed.
+translated=($($PY -c "from adkcourse.i18n import LANGUAGES; print(*(f'notebooks/{lang}' for lang in LANGUAGES))"))
 paths=(tests notebooks)
+for folder in "${translated[@]}"; do paths+=(--ignore "$folder"); done
 [ -n "$(ls docs/*.ipynb 2>/dev/null)" ] && paths+=(docs)
 results=$(mktemp -d "${TMPDIR:-/tmp}/adkcourse-test-results-XXXXXX")
 $PY -m pytest "${paths[@]}" --nbval --nbval-current-env \
   --nbval-sanitize-with tests/sanitize.cfg -p no:cacheprovider --junitxml "$results/first.xml" "$@"
 
-# Second pass, two changes at once:
+# Second pass, three changes at once:
+# - the notebooks are the French and Indonesian ones, generated from the English (python -m
+#   adkcourse.i18n generate): same code cells, markdown and quiz in their language, each run in
+#   its own folder, where the quiz follows the notebook's language;
 # - the lessons that use PostgreSQL, and the api_server test, run against a server the course
 #   did not start (Debian's PostgreSQL 15, from scripts/system_postgres.sh, stopped in all cases);
 # - every lesson and the labs' `adk run` tests run with a Gemini key set, on ADK's real Gemini
@@ -39,7 +46,7 @@ syspg=$(mktemp -d "${TMPDIR:-/tmp}/adkcourse-test-syspg-XXXXXX")
 trap 'bash scripts/system_postgres.sh stop "$syspg" >/dev/null 2>&1 || true' EXIT
 syspg_url=$(bash scripts/system_postgres.sh start "$syspg")
 ADKCOURSE_POSTGRES_URL="$syspg_url" $PY scripts/with_fake_gemini.py --min-calls 1 -- \
-  $PY -m pytest notebooks tests/test_cafe_concierge.py \
+  $PY -m pytest "${translated[@]}" tests/test_cafe_concierge.py \
   "tests/test_api_server.py::test_preference_survives_a_restart_of_adk_api_server[system-postgres]" \
   --nbval --nbval-current-env --nbval-sanitize-with tests/sanitize.cfg -p no:cacheprovider \
   --junitxml "$results/second.xml"

@@ -14,7 +14,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-ALL_NOTEBOOKS = LESSONS + sorted((ROOT / "docs").glob("*.ipynb")) + sorted(
+TRANSLATED = sorted((ROOT / "notebooks").glob("*/*.ipynb"))  # generated: notebooks/<lang>/
+ALL_NOTEBOOKS = LESSONS + TRANSLATED + sorted((ROOT / "docs").glob("*.ipynb")) + sorted(
     (ROOT / "labs").rglob("*.ipynb"))
 
 MACHINE_PATH = re.compile(r"(/tmp/|/root/|/home/[a-z]|/var/folders/|/work/)")

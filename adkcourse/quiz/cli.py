@@ -1,7 +1,9 @@
 """``python -m adkcourse.quiz check|extract|export|analytics``: the instructor's side of the quizzes.
 
 * ``check [PATH...]`` validates banks (default: the repository's ``quizzes/``), printing one
-  ``FILE:QUESTION_ID: what is wrong and how to fix it`` line per problem; exit 1 if any.
+  ``FILE:QUESTION_ID: what is wrong and how to fix it`` line per problem; exit 1 if any. It also
+  lists every question whose translation (``translations/<lang>/quizzes/``) is missing, stale
+  or unusable, unless ``--no-translations``.
 * ``extract LESSON.md [--out FILE]`` turns a Markdown lesson's fenced ``quiz`` blocks into a bank.
 * ``export --user ID [--format csv|json] [--out FILE]`` writes one student's attempts.
 * ``analytics FILE_OR_FOLDER... [--csv OUT]`` merges many students' exports and prints, per
@@ -26,6 +28,8 @@ def _check(args: argparse.Namespace) -> int:
     bank, found = check_file(path)
     problems.extend(found)
     questions += len(bank) if bank is not None else 0
+  if not args.no_translations:
+    problems.extend(_translation_problems(files))
   for problem in problems:
     print(problem)
   if problems:
@@ -36,6 +40,22 @@ def _check(args: argparse.Namespace) -> int:
   print(f"ok: {len(files)} file{'s' if len(files) != 1 else ''}, {questions} questions",
         file=sys.stderr)
   return 0
+
+
+def _translation_problems(files: list[Path]) -> list:
+  """What is missing, stale or unusable in the translations of these banks (for banks in a
+  course layout, ``<repo>/quizzes/``, whose translations live in ``<repo>/translations/``)."""
+  from adkcourse.i18n import LANGUAGES
+  from adkcourse.i18n.quizzes import bank_findings, translations_root
+  found: list = []
+  for path in files:
+    root = translations_root(path)
+    bank, problems = check_file(path)
+    if root is None or bank is None or problems:
+      continue
+    for lang in LANGUAGES:
+      found.extend(bank_findings(lang, bank, root))
+  return found
 
 
 def _write(text: str, out: Optional[Path]) -> None:
@@ -113,6 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
   check = commands.add_parser("check", help="validate question banks")
   check.add_argument("paths", nargs="*", type=Path,
                      help="bank files or folders (default: the repository's quizzes/)")
+  check.add_argument("--no-translations", action="store_true",
+                     help="skip the French and Indonesian translations (translations/<lang>/)")
   check.set_defaults(run=_check)
   extract = commands.add_parser("extract", help="turn a Markdown lesson's quiz blocks into a bank")
   extract.add_argument("lesson", type=Path, help="a Markdown lesson with ```quiz blocks")

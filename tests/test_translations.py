@@ -1,0 +1,290 @@
+"""The French and Indonesian course: current, complete, generated from the English, and CI fails
+when an English text changes without its translations (adkcourse/i18n, docs/translating.md)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+import yaml
+
+from adkcourse.i18n import LANGUAGES, source_hash
+from adkcourse.i18n import lessons as lesson_tr
+from adkcourse.i18n import quizzes as quiz_tr
+from adkcourse.i18n.cli import findings, render_quiz
+from adkcourse.quiz.bank import check_file, load_bank
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSONS = lesson_tr.lesson_names()
+PAIRS = [(lang, lesson) for lang in LANGUAGES for lesson in LESSONS]
+QUIZ_MIMES = {"text/html", "text/plain"}
+
+
+def _check(cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+  return subprocess.run([sys.executable, "-m", "adkcourse.i18n", "check"], cwd=cwd, env=env,
+                        capture_output=True, text=True, timeout=300)
+
+
+def test_every_translation_is_current_complete_and_generated():
+  """The CI gate: no markdown cell or question missing, stale or invalid in any language, and
+  every generated notebook is what `generate` writes now."""
+  found = findings(list(LANGUAGES))
+  assert not found, "\n".join(map(str, found))
+
+
+@pytest.mark.parametrize("lang,lesson", PAIRS)
+def test_code_cells_and_outputs_are_the_english_ones(lang, lesson):
+  english = nbformat.read(ROOT / "notebooks" / f"{lesson}.ipynb", as_version=4)
+  translated = nbformat.read(ROOT / "notebooks" / lang / f"{lesson}.ipynb", as_version=4)
+  assert [c.id for c in translated.cells] == [c.id for c in english.cells]
+  assert [c.cell_type for c in translated.cells] == [c.cell_type for c in english.cells]
+  for ours, theirs in zip(translated.cells, english.cells):
+    if theirs.cell_type != "code":
+      continue
+    assert ours.source == theirs.source
+    if "show_quiz(" in theirs.source:
+      # Same outputs, except the quiz's readable fallback, which is in the notebook's language.
+      for out_ours, out_theirs in zip(ours.outputs, theirs.outputs):
+        assert {k: v for k, v in out_ours.get("data", {}).items() if k not in QUIZ_MIMES} == \
+            {k: v for k, v in out_theirs.get("data", {}).items() if k not in QUIZ_MIMES}
+    else:
+      assert ours.outputs == theirs.outputs
+
+
+@pytest.mark.parametrize("lang,lesson", PAIRS)
+def test_markdown_is_translated_and_links_resolve(lang, lesson):
+  english = nbformat.read(ROOT / "notebooks" / f"{lesson}.ipynb", as_version=4)
+  translated = nbformat.read(ROOT / "notebooks" / lang / f"{lesson}.ipynb", as_version=4)
+  folder = ROOT / "notebooks" / lang
+  changed = 0
+  for ours, theirs in zip(translated.cells, english.cells):
+    if theirs.cell_type != "markdown":
+      continue
+    changed += ours.source != theirs.source
+    for target in re.findall(r"\]\(([^)\s]+)\)", ours.source):
+      if re.match(r"^([a-z][a-z0-9+.-]*:|#)", target):
+        continue
+      assert (folder / target.split("#")[0]).exists(), f"{lesson} ({lang}): broken link {target}"
+  markdown = sum(c.cell_type == "markdown" for c in english.cells)
+  assert changed == markdown, f"{markdown - changed} markdown cells of {lesson} left in English"
+
+
+I_CAN = {"fr": "Je sais", "id": "Saya bisa"}
+CODE_SPAN = re.compile(r"`[^`\n]+`")
+FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
+
+
+@pytest.mark.parametrize("lang,lesson", PAIRS)
+def test_translation_keeps_code_structure_and_checklist(lang, lesson):
+  """What a translator must not change: code spans (identifiers, paths, commands), code blocks
+  other than diagrams, heading levels, checkboxes and links; and the "I can" list reads as the
+  language says it."""
+  english = dict(lesson_tr.markdown_cells(
+      nbformat.read(ROOT / "notebooks" / f"{lesson}.ipynb", as_version=4)))
+  translated = dict(lesson_tr.markdown_cells(
+      nbformat.read(ROOT / "notebooks" / lang / f"{lesson}.ipynb", as_version=4)))
+  problems = []
+  for cell_id, source in english.items():
+    ours = translated[cell_id]
+    lost = set(CODE_SPAN.findall(source)) - set(CODE_SPAN.findall(ours))
+    if lost:
+      problems.append(f"{cell_id}: code spans changed or dropped: {sorted(lost)[:3]}")
+    fences = [f for f in FENCE.findall(source) if not f.startswith("```mermaid")]
+    if any(f not in ours for f in fences):
+      problems.append(f"{cell_id}: a code block differs from the English")
+    heads = lambda text: [len(m) for m in re.findall(r"^(#+) ", FENCE.sub("", text), re.M)]
+    if heads(source) != heads(ours):
+      problems.append(f"{cell_id}: headings {heads(source)} became {heads(ours)}")
+    if source.count("- [ ]") != ours.count("- [ ]"):
+      problems.append(f"{cell_id}: checkboxes changed")
+    if len(re.findall(r"\]\(", source)) != len(re.findall(r"\]\(", ours)):
+      problems.append(f"{cell_id}: a link was added or dropped")
+  checklist = [t for c, t in translated.items() if "- [ ]" in t]
+  assert checklist and I_CAN[lang] in checklist[-1], f"{lesson} ({lang}): the checklist " \
+      f"should read as '{I_CAN[lang]}…'"
+  assert not problems, f"{lesson} ({lang}):\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_every_quiz_question_exists_in_the_language(lang):
+  for path in sorted((ROOT / "quizzes").glob("*.yaml")):
+    bank = load_bank(path)
+    for question in bank.questions:
+      assert isinstance(question.question, dict) and lang in question.question, \
+          f"{path.name}:{question.id} has no {lang} text"
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_the_quiz_cell_output_is_the_quiz_in_that_language(lang):
+  notebook = nbformat.read(ROOT / "notebooks" / lang / f"{LESSONS[0]}.ipynb", as_version=4)
+  (cell,) = [c for c in notebook.cells if c.cell_type == "code" and "show_quiz(" in c.source]
+  html = cell.outputs[0]["data"]["text/html"]
+  bank = load_bank(ROOT / "quizzes" / f"{LESSONS[0]}.yaml")
+  assert bank.questions[0].question[lang].split()[0] in html
+  assert html == render_quiz(LESSONS[0], lang)["text/html"]
+
+
+# -- in a temporary copy of the course -----------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def course_copy(tmp_path_factory) -> Path:
+  """The course's translation machinery, English sources, translations and generated notebooks,
+  copied: edits here cannot touch the repository."""
+  copy = tmp_path_factory.mktemp("course")
+  for name in ("adkcourse", "quizzes", "translations"):
+    shutil.copytree(ROOT / name, copy / name, ignore=shutil.ignore_patterns("__pycache__"))
+  shutil.copytree(ROOT / "notebooks", copy / "notebooks")
+  return copy
+
+
+def _env(copy: Path) -> dict:
+  # The copy's package comes first, so its REPO_ROOT is the copy.
+  return {**os.environ, "PYTHONPATH": str(copy)}
+
+
+def test_check_fails_when_an_english_cell_changes(course_copy):
+  first = _check(course_copy, _env(course_copy))
+  assert first.returncode == 0, first.stdout + first.stderr
+  path = course_copy / "notebooks" / f"{LESSONS[0]}.ipynb"
+  notebook = nbformat.read(path, as_version=4)
+  cell = [c for c in notebook.cells if c.cell_type == "markdown"][3]
+  cell.source = "A sentence the translators have not seen yet. " + cell.source
+  nbformat.write(notebook, path)
+  try:
+    after = _check(course_copy, _env(course_copy))
+    assert after.returncode == 1
+    for lang in LANGUAGES:
+      line = next(line for line in after.stdout.splitlines()
+                  if f"translations/{lang}/notebooks/{LESSONS[0]}.yaml" in line
+                  and cell.id in line)
+      assert "[stale]" in line and "A sentence the translators have not" in line
+      # The generated notebook no longer matches either: it must be regenerated.
+      assert f"notebooks/{lang}/{LESSONS[0]}.ipynb" in after.stdout
+  finally:
+    shutil.copy(ROOT / "notebooks" / f"{LESSONS[0]}.ipynb", path)
+
+
+def test_check_fails_when_an_english_question_changes(course_copy):
+  path = course_copy / "quizzes" / f"{LESSONS[0]}.yaml"
+  original = path.read_text(encoding="utf-8")
+  bank = load_bank(ROOT / "quizzes" / f"{LESSONS[0]}.yaml")
+  question = bank.questions[1]
+  first_option = quiz_tr.english_texts(question)["options"][0]
+  assert first_option in original
+  path.write_text(original.replace(first_option, first_option + " (edited)", 1), encoding="utf-8")
+  try:
+    after = _check(course_copy, _env(course_copy))
+    assert after.returncode == 1
+    for lang in LANGUAGES:
+      assert re.search(rf"translations/{lang}/quizzes/{LESSONS[0]}\.yaml:\d+: {question.id}: "
+                       r"\[stale\]", after.stdout), after.stdout
+  finally:
+    path.write_text(original, encoding="utf-8")
+
+
+def test_a_stale_translation_shows_the_english_not_the_old_text(course_copy):
+  """Stale text never reaches a student: the generated notebook keeps the new English."""
+  notebooks = course_copy / "notebooks"
+  root = course_copy / "translations"
+  path = notebooks / f"{LESSONS[0]}.ipynb"
+  notebook = nbformat.read(path, as_version=4)
+  cell = [c for c in notebook.cells if c.cell_type == "markdown"][1]
+  cell.source += "\n\nOne more English sentence."
+  nbformat.write(notebook, path)
+  try:
+    for lang in LANGUAGES:
+      generated = lesson_tr.translated_notebook(lang, LESSONS[0], render=render_quiz,
+                                                notebooks_dir=notebooks, root=root)
+      (ours,) = [c for c in generated.cells if c.id == cell.id]
+      assert ours.source.endswith("One more English sentence.")
+      # ... and once the translator updates `text` and accepts, the translation is back.
+      file = lesson_tr.translation_path(lang, LESSONS[0], root)
+      data = yaml.safe_load(file.read_text(encoding="utf-8"))
+      data["cells"][cell.id]["text"] += "\n\n(translated sentence)"
+      file.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+      assert lesson_tr.accept(lang, LESSONS[0], [cell.id], notebooks_dir=notebooks,
+                              root=root) == [cell.id]
+      assert not [f for f in lesson_tr.lesson_findings(lang, LESSONS[0], notebooks, root)
+                  if f.where == cell.id]
+      generated = lesson_tr.translated_notebook(lang, LESSONS[0], render=render_quiz,
+                                                notebooks_dir=notebooks, root=root)
+      (ours,) = [c for c in generated.cells if c.id == cell.id]
+      assert ours.source.endswith("(translated sentence)")
+  finally:
+    shutil.copy(ROOT / "notebooks" / f"{LESSONS[0]}.ipynb", path)
+    shutil.rmtree(root)
+    shutil.copytree(ROOT / "translations", root)
+
+
+def test_a_quiz_translation_cannot_change_the_answer_key(tmp_path):
+  """Answers are graded from the English bank only; a translation file has no say."""
+  (tmp_path / "quizzes").mkdir()
+  bank_path = tmp_path / "quizzes" / "tiny.yaml"
+  bank_path.write_text(
+      "- id: pick\n  question: Which prefix is per user?\n  options: ['user:', 'app:']\n"
+      "  answer: 0\n  explanation: user is per user.\n", encoding="utf-8")
+  bank, problems = check_file(bank_path)
+  assert not problems
+  entry = {"hash": quiz_tr.question_hash(bank.questions[0]), "question": "Quel préfixe ?",
+           "options": ["`user:` (utilisateur)", "`app:` (application)"], "feedback": {},
+           "explanation": "Par utilisateur.", "answer": [1]}
+  quiz_tr.write(quiz_tr.translation_path("fr", "tiny", tmp_path / "translations"), "fr", "tiny",
+                {"pick": entry})
+  found = quiz_tr.bank_findings("fr", bank, tmp_path / "translations")
+  assert [f.kind for f in found] == ["invalid"] and "only for text questions" in found[0].message
+  entry.pop("answer")
+  quiz_tr.write(quiz_tr.translation_path("fr", "tiny", tmp_path / "translations"), "fr", "tiny",
+                {"pick": entry})
+  merged = load_bank(bank_path)
+  assert merged.questions[0].question == {"en": "Which prefix is per user?", "fr": "Quel préfixe ?"}
+  assert merged.questions[0].grade(0, "fr").correct and not merged.questions[0].grade(1, "fr").correct
+
+
+@pytest.mark.parametrize("content,expected", [
+    ("cells:\n  abcd1234:\n    hash: x\n    en: |\n  bad indent\n", "YAML syntax error"),
+    ("cells:\n  12345678:\n    hash: x\n    en: y\n    text: z\n", "put quotes around it"),
+    ("cells:\n  'abcd1234':\n    hash: x\n    en: y\n    txet: z\n", "unknown key 'txet'"),
+    ("cells:\n  'abcd1234':\n    hash: x\n    en: y\n    text: 12\n", "`text` must be text"),
+])
+def test_a_broken_translation_file_names_file_line_and_fix(tmp_path, content, expected):
+  path = tmp_path / "fr" / "notebooks" / "lesson.yaml"
+  path.parent.mkdir(parents=True)
+  path.write_text(content, encoding="utf-8")
+  _, found = lesson_tr.load(path, "fr")
+  assert len(found) == 1 and expected in found[0].message
+  assert found[0].line is not None and str(found[0]).startswith(f"{found[0].file}:{found[0].line}:")
+
+
+def test_scaffold_adds_missing_cells_and_keeps_what_translators_wrote(tmp_path):
+  notebooks = tmp_path / "notebooks"
+  notebooks.mkdir()
+  shutil.copy(ROOT / "notebooks" / f"{LESSONS[0]}.ipynb", notebooks)
+  root = tmp_path / "translations"
+  assert lesson_tr.scaffold("fr", LESSONS[0], notebooks_dir=notebooks, root=root) > 0
+  path = lesson_tr.translation_path("fr", LESSONS[0], root)
+  data = yaml.safe_load(path.read_text(encoding="utf-8"))
+  first = next(iter(data["cells"]))
+  data["cells"][first]["text"] = "# Leçon"
+  path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+  assert lesson_tr.scaffold("fr", LESSONS[0], notebooks_dir=notebooks, root=root) == 0
+  kinds = {f.where: f.kind for f in lesson_tr.lesson_findings("fr", LESSONS[0], notebooks, root)}
+  assert first not in kinds and set(kinds.values()) == {"missing"}
+  assert yaml.safe_load(path.read_text(encoding="utf-8"))["cells"][first]["text"] == "# Leçon"
+
+
+def test_relink_keeps_lesson_links_and_climbs_out_for_the_rest():
+  text = ("[next](02_sqlite_memory.ipynb#part) [lab](../labs/x.py) [web](https://a.b) "
+          "[here](#top) <img src=\"diagram.png\">")
+  assert lesson_tr.relink(text, {"02_sqlite_memory"}) == (
+      "[next](02_sqlite_memory.ipynb#part) [lab](../../labs/x.py) [web](https://a.b) "
+      "[here](#top) <img src=\"../diagram.png\">")
+
+
+def test_the_hash_ignores_trailing_spaces_only():
+  assert source_hash("a  \nb") == source_hash("a\nb") != source_hash("a\nb.")
