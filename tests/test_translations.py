@@ -288,3 +288,20 @@ def test_relink_keeps_lesson_links_and_climbs_out_for_the_rest():
 
 def test_the_hash_ignores_trailing_spaces_only():
   assert source_hash("a  \nb") == source_hash("a\nb") != source_hash("a\nb.")
+
+
+def test_accept_finds_named_cell_ids_and_question_ids(course_copy):
+  """Cell ids are not always 8 hex digits (lessons name some cells): accept looks ids up."""
+  notebook = nbformat.read(course_copy / "notebooks" / f"{LESSONS[0]}.ipynb", as_version=4)
+  named = [c.id for c in notebook.cells if c.cell_type == "markdown"
+           and not re.fullmatch(r"[0-9a-f]{8}", c.id)]
+  bank = load_bank(ROOT / "quizzes" / f"{LESSONS[0]}.yaml")
+  ids = named[:1] + [bank.questions[0].id]
+  done = subprocess.run([sys.executable, "-m", "adkcourse.i18n", "accept", "fr", LESSONS[0], *ids],
+                        cwd=course_copy, env=_env(course_copy), capture_output=True, text=True)
+  assert done.returncode == 0, done.stderr
+  assert f"accepted {len(named[:1])} cells and 1 questions" in done.stderr
+  wrong = subprocess.run([sys.executable, "-m", "adkcourse.i18n", "accept", "fr", LESSONS[0],
+                          "no-such-id"], cwd=course_copy, env=_env(course_copy),
+                         capture_output=True, text=True)
+  assert wrong.returncode != 0 and "no-such-id" in wrong.stderr

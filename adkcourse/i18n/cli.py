@@ -7,8 +7,8 @@
 * ``scaffold LANG [--prune]``: add an entry, holding the English, for every cell and question
   that has none; ``--prune`` drops entries whose cell or question is gone.
 * ``accept LANG NAME ID... | --all``: record that these entries translate the current English
-  (``NAME`` is a lesson / bank name such as ``01_sessions_events_state``; an 8-hex-digit id is a
-  markdown cell, anything else a question id).
+  (``NAME`` is a lesson / bank name such as ``01_sessions_events_state``; each id is looked up
+  among the lesson's markdown cells and the bank's questions).
 * ``generate [LANG...]``: write ``notebooks/<lang>/*.ipynb`` from the executed English notebooks.
 """
 
@@ -124,21 +124,30 @@ def _accept(args: argparse.Namespace) -> int:
     if bank is not None:
       questions = [q.id for q in bank.questions]
   else:
+    cell_ids: set[str] = set()
+    if is_lesson:
+      import nbformat
+      cell_ids = {cell_id for cell_id, _ in lessons.markdown_cells(
+          nbformat.read(NOTEBOOKS_DIR / f"{args.name}.ipynb", as_version=4))}
+    question_ids = {q.id for q in bank.questions} if bank is not None else set()
     for item in ids:
-      (cells if is_lesson and _is_cell_id(item) else questions).append(item)
+      if item in cell_ids and item in question_ids:
+        raise SystemExit(f"{item!r} is both a cell id and a question id of {args.name}: "
+                         "rename one of them")
+      if item in cell_ids:
+        cells.append(item)
+      elif item in question_ids:
+        questions.append(item)
+      else:
+        raise SystemExit(f"{args.name} has no markdown cell and no question with the id "
+                         f"{item!r}")
   if cells:
     lessons.accept(lang, args.name, cells)
-  if questions:
-    if bank is None:
-      raise SystemExit(f"{args.name} has no quiz bank; {questions[0]!r} is not a cell id")
+  if questions and bank is not None:
     quizzes.accept(lang, bank, questions, TRANSLATIONS_DIR)
   print(f"accepted {len(cells)} cells and {len(questions)} questions of {args.name} ({lang})",
         file=sys.stderr)
   return 0
-
-
-def _is_cell_id(text: str) -> bool:
-  return len(text) == 8 and all(c in "0123456789abcdef" for c in text)
 
 
 def _generate(args: argparse.Namespace) -> int:
