@@ -209,7 +209,8 @@ def test_translations_pick_the_language(tmp_path):
                   "  answer: 0\n  explanation: {en: Because., fr: Parce que.}\n",
                   encoding="utf-8")
   view = show_quiz(bank, user_id="ann", lang="fr", save=False)[0]
-  assert view.text_fallback().splitlines()[:2] == ["Laquelle ? (choose one)", "( ) premier"]
+  assert view.text_fallback().splitlines()[:2] == ["Laquelle ? (choisissez une réponse)",
+                                                    "( ) premier"]
   view.select(0).check()
   assert view.feedback_text.splitlines()[-1] == "Parce que."
 

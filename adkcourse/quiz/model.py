@@ -12,7 +12,9 @@ Every text field (question, options, explanation, feedback, unit) is either a pl
       fr: Quel préfixe survit à un redémarrage ?
 
 The error messages produced here are sentences completed by ``bank.py`` into
-``FILE:QUESTION_ID: ...`` lines, so each one says what is wrong and how to fix it.
+``FILE:QUESTION_ID: ...`` lines, so each one says what is wrong and how to fix it. They are for
+authors and stay in English; what a student reads (kind labels, the prompts of
+``ResponseError``) comes from ``messages.py`` in the quiz's language.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from typing import Annotated, Any, ClassVar, Literal, Optional, Union
 from pydantic import (BaseModel, ConfigDict, Field, PlainValidator, PrivateAttr, ValidationInfo,
                       field_validator, model_validator)
 from pydantic_core import PydanticCustomError
+
+from .messages import format_number, message
 
 DEFAULT_LANG = "en"
 LANG_PATTERN = re.compile(r"^[a-z]{2,3}(-[A-Z]{2})?$")
@@ -139,7 +143,10 @@ class QuestionBase(BaseModel):
   """Fields every question type shares. ``id`` is stable: progress is stored under it."""
 
   model_config = ConfigDict(strict=True, extra="forbid")
+  kind_key: ClassVar[str] = ""
+  """The ``messages.py`` key of the label saying what input the question wants."""
   kind_label: ClassVar[str] = ""
+  """That label in English (``kind(lang)`` gives it in any language)."""
 
   id: QuestionId
   question: Text
@@ -150,6 +157,11 @@ class QuestionBase(BaseModel):
   def bank(self) -> Optional[str]:
     """Name of the bank this question was loaded from (None when built by hand)."""
     return self._bank
+
+  @classmethod
+  def kind(cls, lang: Optional[str] = None) -> str:
+    """What input the question wants, as the student reads it: "choose one"..."""
+    return message(cls.kind_key, lang)
 
   def text_fields(self) -> list[tuple[str, Any]]:
     """Every translatable field as (name for messages, value), for language checks."""
@@ -237,7 +249,8 @@ class _ChoiceQuestion(QuestionBase):
 class SingleChoice(_ChoiceQuestion):
   """One right option among several: ``answer`` is its index, counting from 0."""
 
-  kind_label: ClassVar[str] = "choose one"
+  kind_key: ClassVar[str] = "kind_single"
+  kind_label: ClassVar[str] = message(kind_key)
   type: Literal["single"] = "single"
   answer: int
 
@@ -249,7 +262,7 @@ class SingleChoice(_ChoiceQuestion):
 
   def grade(self, response: Any, lang: Optional[str] = None) -> Grade:
     if response is None or isinstance(response, bool) or not isinstance(response, int):
-      raise ResponseError("Please choose an option first, then press Check.")
+      raise ResponseError(message("prompt_choose_one", lang))
     return Grade(correct=response == self.answer, response=response,
                  feedback=self._feedback_for([response], lang))
 
@@ -260,7 +273,8 @@ class SingleChoice(_ChoiceQuestion):
 class MultipleChoice(_ChoiceQuestion):
   """Several right options: ``answer`` lists their indices; the student must tick exactly them."""
 
-  kind_label: ClassVar[str] = "choose all that apply"
+  kind_key: ClassVar[str] = "kind_multiple"
+  kind_label: ClassVar[str] = message(kind_key)
   type: Literal["multiple"] = "multiple"
   answer: list[int] = Field(min_length=1)
 
@@ -277,39 +291,41 @@ class MultipleChoice(_ChoiceQuestion):
   def grade(self, response: Any, lang: Optional[str] = None) -> Grade:
     chosen = sorted(set(response or []))
     if not chosen:
-      raise ResponseError("Please tick at least one option, then press Check.")
+      raise ResponseError(message("prompt_tick", lang))
     return Grade(correct=chosen == sorted(self.answer), response=chosen,
                  feedback=self._feedback_for(chosen, lang))
 
   def right_answer(self, lang: Optional[str] = None) -> str:
-    return "; ".join(pick(self.options[i], lang) for i in sorted(self.answer))
+    return message("list_separator", lang).join(pick(self.options[i], lang)
+                                                for i in sorted(self.answer))
 
 
-def parse_number(text: Any) -> float:
-  """A number typed by a student: ``3.5``, ``3,5`` (decimal comma) and ``1 000`` all work."""
+def parse_number(text: Any, lang: Optional[str] = None) -> float:
+  """A number typed by a student: ``3.5``, ``3,5`` (decimal comma) and ``1 000`` all work. What
+  cannot be read is a ``ResponseError`` whose prompt is in ``lang``."""
   if isinstance(text, bool):
-    raise ResponseError("Please type a number, like 42 or 3.5, then press Check.")
+    raise ResponseError(message("prompt_number_example", lang))
   if isinstance(text, (int, float)):
     return float(text)
   cleaned = str(text or "").strip().replace("\u00a0", "").replace(" ", "").replace("_", "")
   if not cleaned:
-    raise ResponseError("Please type a number, then press Check.")
+    raise ResponseError(message("prompt_number_empty", lang))
   if "," in cleaned and "." not in cleaned:
     cleaned = cleaned.replace(",", ".")
   try:
     value = float(cleaned)
   except ValueError:
-    raise ResponseError(f'"{str(text).strip()}" is not a number: please type digits, '
-                        "like 42 or 3.5.") from None
+    raise ResponseError(message("prompt_not_a_number", lang, text=str(text).strip())) from None
   if not math.isfinite(value):
-    raise ResponseError("Please type an ordinary number, like 42 or 3.5.")
+    raise ResponseError(message("prompt_finite_number", lang))
   return value
 
 
 class NumericQuestion(QuestionBase):
   """A number to type: right when within ``tolerance`` of ``answer``."""
 
-  kind_label: ClassVar[str] = "type a number"
+  kind_key: ClassVar[str] = "kind_numeric"
+  kind_label: ClassVar[str] = message(kind_key)
   type: Literal["numeric"]
   answer: float
   tolerance: float = 0.0
@@ -324,14 +340,14 @@ class NumericQuestion(QuestionBase):
     return tolerance
 
   def grade(self, response: Any, lang: Optional[str] = None) -> Grade:
-    value = parse_number(response)
+    value = parse_number(response, lang)
     correct = abs(value - self.answer) <= self.tolerance + 1e-9 * max(1.0, abs(self.answer))
     return Grade(correct=correct, response=int(value) if value.is_integer() else value)
 
   def right_answer(self, lang: Optional[str] = None) -> str:
-    number = f"{self.answer:g}"
+    number = format_number(self.answer, lang)
     if self.tolerance:
-      number += f" (± {self.tolerance:g})"
+      number += f" (± {format_number(self.tolerance, lang)})"
     return f"{number} {pick(self.unit, lang)}" if self.unit is not None else number
 
 
@@ -367,7 +383,8 @@ def normalize_text(text: str) -> str:
 class TextQuestion(QuestionBase):
   """A short text to type: right when it matches one accepted answer, ignoring case."""
 
-  kind_label: ClassVar[str] = "type a short answer"
+  kind_key: ClassVar[str] = "kind_text"
+  kind_label: ClassVar[str] = message(kind_key)
   type: Literal["text"]
   answer: Annotated[Union[list[str], dict[str, list[str]]], PlainValidator(validate_accepted)]
 
@@ -383,7 +400,7 @@ class TextQuestion(QuestionBase):
   def grade(self, response: Any, lang: Optional[str] = None) -> Grade:
     typed = " ".join(str(response or "").split())
     if not typed:
-      raise ResponseError("Please type your answer, then press Check.")
+      raise ResponseError(message("prompt_text_empty", lang))
     wanted = {normalize_text(a) for a in self.accepted()}
     return Grade(correct=normalize_text(typed) in wanted, response=typed)
 

@@ -18,8 +18,9 @@ files hold them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, Optional, Sequence
 
+from .messages import plural
 from .model import REVEAL_AFTER_WRONG
 
 
@@ -78,12 +79,13 @@ class QuizScore:
                answered=sum(s.answered for s in scores),
                revealed=sum(s.revealed for s in scores))
 
-  def sentence(self) -> str:
-    """The score as the student reads it, e.g. ``Score: 3 of 10 right (2 at the first
-    attempt) · 4 answered · 1 answer shown``."""
-    parts = [f"Score: {self.right} of {self.total} right ({self.first_try} at the first attempt)",
-             f"{self.answered} of {self.total} answered"]
+  def sentence(self, lang: Optional[str] = None) -> str:
+    """The score as the student reads it, in ``lang`` (``messages.py``), e.g. ``Score: 3 of
+    10 right (2 at the first attempt) · 4 of 10 answered · 1 answer shown (not counted)``."""
+    parts = [plural("score_right", self.right, lang, right=self.right, total=self.total,
+                    first_try=self.first_try),
+             plural("score_answered", self.answered, lang, answered=self.answered,
+                    total=self.total)]
     if self.revealed:
-      parts.append(f"{self.revealed} answer{'s' if self.revealed != 1 else ''} shown "
-                   "(not counted)")
+      parts.append(plural("score_revealed", self.revealed, lang))
     return " · ".join(parts)

@@ -14,6 +14,10 @@ compares run to run: they depend on the bank only, so the committed output is st
 A quiz shown again (after a kernel restart, in another notebook) reads the student's stored
 attempts first and puts each card back as it was left; the score counts what ``scoring.py``
 defines. Keyboard use and labels for screen readers come from ``frontend.py``.
+
+Every word of the widget's own comes from ``messages.py`` in the quiz's ``lang`` (English when
+it is None: ``show_quiz`` finds the notebook's language with ``language.py`` and passes it).
+Messages are plain text: they are HTML-escaped here, where the markup is added.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from typing import Any, Callable, Optional, Union
 import ipywidgets as widgets
 
 from . import frontend
+from .messages import message, plural, template
 from .model import (Grade, MultipleChoice, NumericQuestion, Question, ResponseError, SingleChoice,
                     pick)
 from .progress import ProgressStore, default_user_id
@@ -110,35 +115,43 @@ def _question_text_lines(question: Question, lang: Optional[str],
                          number: Optional[int]) -> list[str]:
   lead = f"{number}. " if number is not None else ""
   pad = " " * len(lead)
-  lines = [f"{lead}{pick(question.question, lang)} ({question.kind_label})"]
+  lines = [f"{lead}{pick(question.question, lang)} ({question.kind(lang)})"]
   if isinstance(question, (SingleChoice, MultipleChoice)):
     box = "( )" if isinstance(question, SingleChoice) else "[ ]"
     lines += [f"{pad}{box} {option}" for option in question.option_texts(lang)]
   else:
     unit = f" {pick(question.unit, lang)}" if getattr(question, "unit", None) else ""
-    lines.append(f"{pad}Your answer: ________{unit}")
+    lines.append(f"{pad}{message('answer_blank', lang)}{unit}")
   return lines
 
 
 def _question_html(question: Question, lang: Optional[str]) -> str:
   parts = [f"<p>{inline_markdown(pick(question.question, lang))} "
-           f"<i>({question.kind_label})</i></p>"]
+           f"<i>({_html(question.kind(lang))})</i></p>"]
   if isinstance(question, (SingleChoice, MultipleChoice)):
     box = "&#9675;" if isinstance(question, SingleChoice) else "&#9744;"
     items = "".join(f"<li>{box} {inline_markdown(o)}</li>" for o in question.option_texts(lang))
     parts.append(f'<ul style="list-style: none; padding-left: 1em">{items}</ul>')
   else:
     unit = f" {html.escape(pick(question.unit, lang))}" if getattr(question, "unit", None) else ""
-    parts.append(f"<p>Your answer: ________{unit}</p>")
+    parts.append(f"<p>{_html(message('answer_blank', lang))}{unit}</p>")
   return "".join(parts)
 
 
-OFFLINE_NOTE = "Run this notebook in Jupyter to answer: the answers are checked there."
+OFFLINE_NOTE = message("offline_note")
+"""In English; ``message("offline_note", lang)`` in the quiz's language."""
 MUTED = "#57606a"
 
 
-def _plural(count: int, word: str) -> str:
-  return f"{count} {word}{'s' if count != 1 else ''}"
+def _html(text: str) -> str:
+  """A message as HTML text (French apostrophes and guillemets pass through)."""
+  return html.escape(text, quote=False)
+
+
+def _html_message(key: str, lang: Optional[str], **markup: str) -> str:
+  """A message as HTML whose placeholders take ready-made HTML (a bold button name, an escaped
+  error)."""
+  return _html(template(key, lang)).format(**markup)
 
 
 class QuestionView(_Displayable):
@@ -178,18 +191,20 @@ class QuestionView(_Displayable):
                               question_id=question.id, shuffle=shuffle if own is None else own)
     """Bank option indices in the order shown (identity unless shuffled)."""
 
-    title = f"Question {number} of {total}" if number and total else "Question"
-    self.header = widgets.HTML(f"<b>{title}</b> &middot; <i>{question.kind_label}</i>"
-                               f"{frontend.enhancer_html()}")
+    title = (message("question_of", lang, number=number, total=total) if number and total
+             else message("question", lang))
+    self.header = widgets.HTML(f"<b>{_html(title)}</b> &middot; "
+                               f"<i>{_html(question.kind(lang))}</i>{frontend.enhancer_html()}")
     self.prompt = widgets.HTML(f"<p>{inline_markdown(pick(question.question, lang))}</p>")
     self.prompt.add_class(frontend.PROMPT_CLASS)
     self.input = self._make_input()
     self.input.add_class(frontend.INPUT_CLASS)
-    self.check_button = widgets.Button(description="Check", button_style="primary", icon="check",
-                                       tooltip="Grade my answer")
+    self.check_button = widgets.Button(description=message("check", lang),
+                                       button_style="primary", icon="check",
+                                       tooltip=message("check_tooltip", lang))
     self.check_button.add_class(frontend.CHECK_CLASS)
-    self.retry_button = widgets.Button(description="Try again", icon="refresh",
-                                       tooltip="Clear my answer and answer again",
+    self.retry_button = widgets.Button(description=message("retry", lang), icon="refresh",
+                                       tooltip=message("retry_tooltip", lang),
                                        layout=widgets.Layout(display="none"))
     self.retry_button.add_class(frontend.RETRY_CLASS)
     self.status = widgets.HTML("")
@@ -233,7 +248,8 @@ class QuestionView(_Displayable):
                                          layout=widgets.Layout(width="auto"))
                      for i in self.order}
       return widgets.VBox([self._boxes[i] for i in self.order])
-    placeholder = "a number" if isinstance(question, NumericQuestion) else "your answer"
+    placeholder = message("placeholder_number" if isinstance(question, NumericQuestion)
+                          else "placeholder_text", self.lang)
     self._text = widgets.Text(value="", placeholder=placeholder,
                               layout=widgets.Layout(width="20em"))
     self._text.on_msg(self._on_text_message)
@@ -338,11 +354,13 @@ class QuestionView(_Displayable):
     self.check_button.disabled = True
 
   def _show_attempts(self, restored: bool = False) -> None:
-    saved = "saved" if self.save_error is None else "not saved"
+    key = "attempts_saved" if self.save_error is None else "attempts_not_saved"
     if restored:
-      saved = "from your progress file"
+      key = "attempts_restored"
+    count, lang = self.attempts, self.lang
     self.attempts_label.value = (f'<span style="color: {MUTED}">'
-                                 f"{_plural(self.attempts, 'attempt')} &middot; {saved}</span>")
+                                 f"{_html(plural('attempts', count, lang))} &middot; "
+                                 f"{_html(plural(key, count, lang))}</span>")
 
   def _save(self, grade: Grade) -> None:
     self.save_error = None
@@ -362,25 +380,25 @@ class QuestionView(_Displayable):
     decides whether a right answer counts (see ``scoring.py``)."""
     question, lang, after = self.question, self.lang, self.score
     if correct:
-      parts = ['<p style="color: #1a7f37"><b>&#10004; Right!</b></p>']
+      parts = [f'<p style="color: #1a7f37"><b>&#10004; {_html(message("right", lang))}</b></p>']
       if before.revealed:
-        parts.append("<p>The answer had been shown after two wrong attempts, so this question "
-                     "does not count toward your score.</p>")
+        parts.append(f"<p>{_html(message('right_after_reveal', lang))}</p>")
     else:
-      parts = ['<p style="color: #cf222e"><b>&#10008; Not quite.</b></p>']
+      parts = [f'<p style="color: #cf222e"><b>&#10008; {_html(message("wrong", lang))}</b></p>']
       if before.right:
-        parts.append("<p>Your earlier right answer still counts toward your score.</p>")
+        parts.append(f"<p>{_html(message('earlier_right_counts', lang))}</p>")
     parts += [f"<p>{inline_markdown(text)}</p>" for text in feedback]
     if not correct and after.shows_answer:
-      parts.append(f"<p>The right answer: <b>{inline_markdown(question.right_answer(lang))}"
-                   "</b></p>")
+      parts.append(f"<p>{_html(message('right_answer', lang))} "
+                   f"<b>{inline_markdown(question.right_answer(lang))}</b></p>")
     if correct or after.shows_answer:
       parts.append(f"<p>{inline_markdown(pick(question.explanation, lang))}</p>")
     else:
-      parts.append("<p>Press <b>Try again</b> and have another go.</p>")
+      button = f"<b>{_html(message('retry', lang))}</b>"
+      parts.append(f"<p>{_html_message('try_again_hint', lang, button=button)}</p>")
     if self.save_error is not None:
-      parts.append(f'<p style="color: {MUTED}"><small>Your answer was graded but not saved to '
-                   f"your progress file ({html.escape(self.save_error)}).</small></p>")
+      note = _html_message("not_saved", lang, error=html.escape(self.save_error))
+      parts.append(f'<p style="color: {MUTED}"><small>{note}</small></p>')
     return "".join(parts)
 
   def _restore(self, history: list[dict[str, Any]]) -> None:
@@ -423,11 +441,12 @@ class QuestionView(_Displayable):
   # -- fallbacks -----------------------------------------------------------------------------
 
   def text_fallback(self) -> str:
-    return "\n".join(_question_text_lines(self.question, self.lang, None) + [OFFLINE_NOTE])
+    return "\n".join(_question_text_lines(self.question, self.lang, None)
+                     + [message("offline_note", self.lang)])
 
   def html_fallback(self) -> str:
     return (f'<div class="adkcourse-quiz">{_question_html(self.question, self.lang)}'
-            f"<p><small>{OFFLINE_NOTE}</small></p></div>")
+            f"<p><small>{_html(message('offline_note', self.lang))}</small></p></div>")
 
 
 class Quiz(_Displayable):
@@ -449,12 +468,17 @@ class Quiz(_Displayable):
                                on_graded=self._update_score, shuffle=shuffle,
                                history=history.get((name or q.bank or "questions", q.id)))
                   for i, q in enumerate(questions)]
-    self.title = widgets.HTML(f"<h4>Quiz &middot; {_plural(total, 'question')}</h4>")
+    self.title = widgets.HTML(f"<h4>{self._title_html()}</h4>")
     self.score = widgets.HTML("")
     self.score.add_class("adkcourse-quiz-score")
     self._update_score()
     self.widget = widgets.VBox([self.title, self.score, *[v.widget for v in self.views]])
     self.widget.add_class("adkcourse-quiz")
+
+  def _title_html(self) -> str:
+    """``Quiz · 11 questions`` (the middle dot needs no translation)."""
+    return (f"{_html(message('quiz', self.lang))} &middot; "
+            f"{_html(plural('questions', len(self.views), self.lang))}")
 
   def _history(self, store: Optional[ProgressStore],
                questions: list[Question]) -> dict[tuple[str, str], list[dict[str, Any]]]:
@@ -506,11 +530,12 @@ class Quiz(_Displayable):
     return plain(self.score.value)
 
   def _update_score(self, graded: Optional[QuestionView] = None) -> None:
-    sentence = html.escape(self.result.sentence(), quote=False)
+    sentence = _html(self.result.sentence(self.lang))
     note = ""
     if self.history_error is not None:
-      note = (f'<br><small style="color: {MUTED}">Earlier attempts could not be read '
-              f"({html.escape(self.history_error)}).</small>")
+      note = (f'<br><small style="color: {MUTED}">'
+              f"{_html_message('history_error', self.lang, error=html.escape(self.history_error))}"
+              "</small>")
     self.score.value = f"<p><b>{sentence}</b>{note}</p>"
     for view in self.views:
       view.score_note.value = ""
@@ -518,12 +543,15 @@ class Quiz(_Displayable):
       graded.score_note.value = f'<p style="color: {MUTED}"><small>{sentence}</small></p>'
 
   def text_fallback(self) -> str:
-    lines = [f"Quiz: {_plural(len(self.views), 'question')}"]
+    lang = self.lang
+    lines = [message("quiz_title_text", lang,
+                     questions=plural("questions", len(self.views), lang))]
     for view in self.views:
-      lines += [""] + _question_text_lines(view.question, self.lang, view.number)
-    return "\n".join(lines + ["", OFFLINE_NOTE])
+      lines += [""] + _question_text_lines(view.question, lang, view.number)
+    return "\n".join(lines + ["", message("offline_note", lang)])
 
   def html_fallback(self) -> str:
     items = "".join(f"<li>{_question_html(v.question, self.lang)}</li>" for v in self.views)
-    return (f'<div class="adkcourse-quiz"><h4>Quiz &middot; {len(self.views)} questions</h4>'
-            f"<ol>{items}</ol><p><small>{OFFLINE_NOTE}</small></p></div>")
+    return (f'<div class="adkcourse-quiz"><h4>{self._title_html()}</h4>'
+            f"<ol>{items}</ol><p><small>{_html(message('offline_note', self.lang))}</small></p>"
+            "</div>")
