@@ -186,15 +186,20 @@ def _safe_url(url: str) -> str:
   return f"{parts.scheme}://{host}{port}{parts.path}"
 
 
+def _rules(model: OfflineModel) -> str:
+  count = len(model.rules)
+  return f"{count} rule" if count == 1 else f"{count} rules"
+
+
 def describe_model(model: Union[str, BaseLlm],
                    environ: Optional[Mapping[str, str]] = None) -> str:
   """One line saying which model is in use and where its calls go (never a key)."""
   if isinstance(model, OfflineModel) and model.model == PINNED_MODEL:
-    return (f"Model: offline scripted model ({len(model.rules)} rules; no network, no key), "
+    return (f"Model: offline scripted model ({_rules(model)}; no network, no key), "
             "with or without a key: the asserted cells need its exact replies. Cells marked "
             "live use Gemini when GOOGLE_API_KEY is set.")
   if isinstance(model, OfflineModel):
-    return (f"Model: offline scripted model ({len(model.rules)} rules; no network, no key). "
+    return (f"Model: offline scripted model ({_rules(model)}; no network, no key). "
             "Set GOOGLE_API_KEY to use Gemini.")
   env = os.environ if environ is None else environ
   name = model if isinstance(model, str) else getattr(model, "model", type(model).__name__)

@@ -170,7 +170,7 @@ def test_a_french_quiz(bank):
   assert plain(single.header.value) == "Question 1 sur 4 · choisissez une réponse"
   assert plain(single.prompt.value) == "Quel préfixe est partagé par tous ?"  # from the bank
   assert (single.check_button.description, single.check_button.tooltip) == (
-      "Vérifier", "Corriger ma réponse")
+      "Vérifier", "Faire corriger ma réponse")
   assert (single.retry_button.description, single.retry_button.tooltip) == (
       "Réessayer", "Effacer ma réponse et répondre de nouveau")
   assert single.check() is None
@@ -179,7 +179,7 @@ def test_a_french_quiz(bank):
   single.select(0).check()
   assert single.feedback_text.splitlines() == [
       "✘ Pas tout à fait.", "Un seul utilisateur.",
-      "Appuyez sur Réessayer pour retenter votre chance."]
+      "Appuyez sur Réessayer pour faire une nouvelle tentative."]
   assert plain(single.attempts_label.value) == "1 tentative · enregistrée"
   single.retry()
   single.select(2).check()
@@ -190,7 +190,7 @@ def test_a_french_quiz(bank):
   single.select(1).check()
   assert single.feedback_text.splitlines() == [
       f"✔ Bonne réponse{NBSP}!",
-      f"La réponse avait été affichée après deux tentatives erronées{NBSP}; cette question "
+      f"La réponse avait été affichée après deux réponses fausses{NBSP}; cette question "
       "ne compte donc pas dans votre score.", "Les clés app: sont partagées."]
 
   several = quiz["several"]
@@ -278,7 +278,7 @@ def test_restored_attempts_and_unreadable_history_in_french(bank, tmp_path):
   show_quiz(bank, user_id="ann", lang="fr")[0].select(0).check()
   again = show_quiz(bank, user_id="ann", lang="fr")
   assert plain(again[0].attempts_label.value) == (
-      "1 tentative · d'après votre fichier de progression")
+      "1 tentative · reprise de votre fichier de progression")
 
   class Unreadable(ProgressStore):
     def history(self, user_id: str) -> list:

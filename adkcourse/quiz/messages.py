@@ -99,7 +99,7 @@ MESSAGES: dict[str, dict[str, Text]] = {
     },
     "prompt_finite_number": {
         "en": "Please type an ordinary number, like 42 or 3.5.",
-        "fr": "Saisissez un nombre ordinaire, comme 42 ou 3,5.",
+        "fr": "Saisissez un nombre fini, comme 42 ou 3,5.",
         "id": "Ketik angka biasa, misalnya 42 atau 3,5.",
     },
     "prompt_text_empty": {
@@ -125,8 +125,8 @@ MESSAGES: dict[str, dict[str, Text]] = {
     },
     "check_tooltip": {
         "en": "Grade my answer",
-        "fr": "Corriger ma réponse",
-        "id": "Periksa jawaban saya",
+        "fr": "Faire corriger ma réponse",
+        "id": "Periksa jawaban",
     },
     "retry": {
         "en": "Try again",
@@ -165,8 +165,9 @@ MESSAGES: dict[str, dict[str, Text]] = {
     },
     "attempts_restored": {
         "en": "from your progress file",
-        "fr": "d'après votre fichier de progression",
-        "id": "dari berkas progres",
+        "fr": Plural("reprise de votre fichier de progression",
+                     "reprises de votre fichier de progression"),
+        "id": "dari file progres",
     },
     # -- feedback after Check ------------------------------------------------------------------
     "right": {
@@ -182,7 +183,7 @@ MESSAGES: dict[str, dict[str, Text]] = {
     "right_after_reveal": {
         "en": "The answer had been shown after two wrong attempts, so this question does not "
               "count toward your score.",
-        "fr": f"La réponse avait été affichée après deux tentatives erronées{NBSP}; cette "
+        "fr": f"La réponse avait été affichée après deux réponses fausses{NBSP}; cette "
               "question ne compte donc pas dans votre score.",
         "id": "Jawabannya sudah ditampilkan setelah dua percobaan yang salah, jadi pertanyaan ini "
               "tidak dihitung dalam skor.",
@@ -199,14 +200,14 @@ MESSAGES: dict[str, dict[str, Text]] = {
     },
     "try_again_hint": {
         "en": "Press {button} and have another go.",
-        "fr": "Appuyez sur {button} pour retenter votre chance.",
+        "fr": "Appuyez sur {button} pour faire une nouvelle tentative.",
         "id": "Tekan {button} untuk menjawab lagi.",
     },
     "not_saved": {
         "en": "Your answer was graded but not saved to your progress file ({error}).",
         "fr": "Votre réponse a été corrigée, mais pas enregistrée dans votre fichier de "
               "progression ({error}).",
-        "id": "Jawaban sudah dinilai, tetapi tidak tersimpan di berkas progres ({error}).",
+        "id": "Jawaban sudah dinilai, tetapi tidak tersimpan di file progres ({error}).",
     },
     # -- a whole quiz --------------------------------------------------------------------------
     "quiz": {
