@@ -306,3 +306,20 @@ def test_accept_finds_named_cell_ids_and_question_ids(course_copy):
                           "no-such-id"], cwd=course_copy, env=_env(course_copy),
                          capture_output=True, text=True)
   assert wrong.returncode != 0 and "no-such-id" in wrong.stderr
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_each_readme_gives_the_two_commands_for_its_language(lang):
+  """README.<lang>.md: the same install-and-test command as README.md (which .ci/run runs), and
+  an install-and-open command that opens that language's lesson 1, which exists."""
+  def commands(name: str) -> list[str]:
+    text = (ROOT / name).read_text(encoding="utf-8")
+    block = re.search(r"```bash\n(.*?)```", text, re.DOTALL).group(1)
+    return [line for line in block.splitlines() if line and not line.startswith("#")]
+  english_open, english_test = commands("README.md")
+  ours_open, ours_test = commands(f"README.{lang}.md")
+  assert ours_test == english_test and english_test.endswith("bash scripts/test.sh")
+  assert "bash scripts/test.sh" in (ROOT / ".ci" / "run").read_text()
+  opened = ours_open.rsplit(" ", 1)[1]
+  assert ours_open == english_open.replace(english_open.rsplit(" ", 1)[1], opened)
+  assert opened == f"notebooks/{lang}/{LESSONS[0]}.ipynb" and (ROOT / opened).exists()
