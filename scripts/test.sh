@@ -30,8 +30,6 @@ paths=(tests notebooks)
 for folder in "${translated[@]}"; do paths+=(--ignore "$folder"); done
 [ -n "$(ls docs/*.ipynb 2>/dev/null)" ] && paths+=(docs)
 results=$(mktemp -d "${TMPDIR:-/tmp}/adkcourse-test-results-XXXXXX")
-$PY -m pytest "${paths[@]}" --nbval --nbval-current-env \
-  --nbval-sanitize-with tests/sanitize.cfg -p no:cacheprovider --junitxml "$results/first.xml" "$@"
 
 # Second pass, three changes at once:
 # - the notebooks are the French and Indonesian ones, generated from the English (python -m
@@ -42,15 +40,42 @@ $PY -m pytest "${paths[@]}" --nbval --nbval-current-env \
 # - every lesson and the labs' `adk run` tests run with a Gemini key set, on ADK's real Gemini
 #   class and google-genai client over real HTTP, answered by the course's local fake endpoint
 #   (scripts/with_fake_gemini.py fails the pass if no generateContent call arrived).
+# It shares nothing with the first pass (its own pytest scratch folder, server, ports and
+# environment), so it runs at the same time, in the background: the first pass leaves about one
+# of two cores idle (browser and server waits). Its output is printed when it is done.
 syspg=$(mktemp -d "${TMPDIR:-/tmp}/adkcourse-test-syspg-XXXXXX")
-trap 'bash scripts/system_postgres.sh stop "$syspg" >/dev/null 2>&1 || true' EXIT
+second_pid=""
+cleanup() {
+  [ -n "$second_pid" ] && kill -- "-$second_pid" 2>/dev/null || true
+  bash scripts/system_postgres.sh stop "$syspg" >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
 syspg_url=$(bash scripts/system_postgres.sh start "$syspg")
+set -m   # the second pass in its own process group, so that cleanup can stop all of it
 ADKCOURSE_POSTGRES_URL="$syspg_url" $PY scripts/with_fake_gemini.py --min-calls 1 -- \
   $PY -m pytest "${translated[@]}" tests/test_cafe_concierge.py \
   "tests/test_api_server.py::test_preference_survives_a_restart_of_adk_api_server[system-postgres]" \
   --nbval --nbval-current-env --nbval-sanitize-with tests/sanitize.cfg -p no:cacheprovider \
-  --junitxml "$results/second.xml"
+  --junitxml "$results/second.xml" >"$results/second.log" 2>&1 &
+second_pid=$!
+set +m
+
+# First pass: the unit tests, the browser tests, and the English lessons and docs notebooks.
+first_status=0
+$PY -m pytest "${paths[@]}" --nbval --nbval-current-env \
+  --nbval-sanitize-with tests/sanitize.cfg -p no:cacheprovider --junitxml "$results/first.xml" \
+  "$@" || first_status=$?
+
+second_status=0
+wait "$second_pid" || second_status=$?
+second_pid=""
+echo; echo "==== second pass (French and Indonesian notebooks, PostgreSQL 15, fake Gemini key) ===="
+cat "$results/second.log"
 bash scripts/system_postgres.sh stop "$syspg"
+if [ "$first_status" != 0 ] || [ "$second_status" != 0 ]; then
+  echo "FAIL: first pass exit status $first_status, second pass $second_status"
+  exit 1
+fi
 
 # Nothing the suite ran may leave files in the repository or a PostgreSQL server behind.
 after=$(git status --porcelain 2>/dev/null || true)
