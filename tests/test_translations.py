@@ -323,3 +323,27 @@ def test_each_readme_gives_the_two_commands_for_its_language(lang):
   opened = ours_open.rsplit(" ", 1)[1]
   assert ours_open == english_open.replace(english_open.rsplit(" ", 1)[1], opened)
   assert opened == f"notebooks/{lang}/{LESSONS[0]}.ipynb" and (ROOT / opened).exists()
+
+
+def test_a_stale_quiz_translation_shows_the_english_question(tmp_path):
+  """A question whose English changed after it was translated is shown in English, whole (never
+  half old translation, half new English), until the translation is updated and accepted."""
+  (tmp_path / "quizzes").mkdir()
+  bank_path = tmp_path / "quizzes" / "tiny.yaml"
+  english = ("- id: pick\n  question: Which prefix is per user?\n  options: ['user:', 'app:']\n"
+             "  answer: 0\n  explanation: user is per user.\n")
+  bank_path.write_text(english, encoding="utf-8")
+  bank, _ = check_file(bank_path)
+  quiz_tr.write(quiz_tr.translation_path("fr", "tiny", tmp_path / "translations"), "fr", "tiny",
+                {"pick": {"hash": quiz_tr.question_hash(bank.questions[0]),
+                          "question": "Quel préfixe ?", "options": ["`user:`", "`app:`"],
+                          "explanation": "Par utilisateur."}})
+  assert load_bank(bank_path).questions[0].question["fr"] == "Quel préfixe ?"
+  bank_path.write_text(english.replace("per user?", "per user and app?"), encoding="utf-8")
+  stale = load_bank(bank_path).questions[0]
+  assert stale.question == "Which prefix is per user and app?" and stale.options == ["user:", "app:"]
+  (finding,) = quiz_tr.bank_findings("fr", load_bank(bank_path), tmp_path / "translations")
+  lines = quiz_tr.translation_path("fr", "tiny", tmp_path / "translations").read_text(
+      encoding="utf-8").splitlines()
+  assert finding.kind == "stale" and finding.where == "pick"
+  assert lines[finding.line - 1] == "  pick:"   # the line of the entry to update
