@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Optional
 
 KINDS = ("invalid", "missing", "stale", "orphan", "outdated")
@@ -25,3 +26,11 @@ class Finding:
     place = f"{self.file}:{self.line}" if self.line else self.file
     where = f" {self.where}:" if self.where else ""
     return f"{place}:{where} [{self.kind}] {self.message}"
+
+
+def shown_path(path: Path) -> str:
+  """A path as a contributor types it: relative to the working directory when it is below it."""
+  try:
+    return str(path.resolve().relative_to(Path.cwd().resolve()))
+  except ValueError:
+    return str(path)

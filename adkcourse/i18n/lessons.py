@@ -29,7 +29,7 @@ import nbformat
 
 from . import (ENGLISH_NAMES, LANGUAGES, NOTEBOOKS_DIR, TRANSLATIONS_DIR, first_words, normalized,
                source_hash)
-from .findings import Finding
+from .findings import Finding, shown_path
 from .yamlfile import TranslationFileError, read
 from .yamlio import dump
 
@@ -73,16 +73,10 @@ def _source(cell: Any) -> str:
   return "".join(source) if isinstance(source, list) else source
 
 
-def _display(path: Path) -> str:
-  try:
-    return str(path.resolve().relative_to(Path.cwd().resolve()))
-  except ValueError:
-    return str(path)
-
 
 def load(path: Path, lang: str) -> tuple[dict[str, CellTranslation], list[Finding]]:
   """The usable entries of a translation file, and a finding for every entry that is not."""
-  file = _display(path)
+  file = shown_path(path)
   if not path.exists():
     return {}, []
   try:
@@ -118,7 +112,7 @@ def lesson_findings(lang: str, lesson: str, notebooks_dir: Path = NOTEBOOKS_DIR,
   """Every markdown cell of ``lesson`` whose ``lang`` translation is missing, stale or unusable,
   and every entry whose English cell is gone."""
   path = translation_path(lang, lesson, root)
-  file = _display(path)
+  file = shown_path(path)
   notebook = nbformat.read(english_path(lesson, notebooks_dir), as_version=4)
   entries, findings = load(path, lang)
   if not path.exists():
@@ -319,10 +313,10 @@ def generated_findings(lang: str, lesson: str, *, render: QuizRenderer,
   expected = notebook_text(translated_notebook(lang, lesson, render=render,
                                                notebooks_dir=notebooks_dir, root=root))
   if not path.exists():
-    return [Finding(lang, _display(path), "", "outdated", "not generated yet: run `python -m "
+    return [Finding(lang, shown_path(path), "", "outdated", "not generated yet: run `python -m "
                     "adkcourse.i18n generate`")]
   if path.read_text(encoding="utf-8") != expected:
-    return [Finding(lang, _display(path), "", "outdated", "differs from its English notebook and "
+    return [Finding(lang, shown_path(path), "", "outdated", "differs from its English notebook and "
                     "translation: run `python -m adkcourse.i18n generate` (never edit it by hand)")]
   return []
 

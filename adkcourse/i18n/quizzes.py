@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from . import ENGLISH_NAMES, LANGUAGES, SOURCE_LANGUAGE, first_words
-from .findings import Finding
+from .findings import Finding, shown_path
 from .yamlfile import TranslationFileError, read
 from .yamlio import dump
 
@@ -77,12 +77,6 @@ def translations_root(bank_path: Path) -> Optional[Path]:
   return root if root.is_dir() else None
 
 
-def _display(path: Path) -> str:
-  try:
-    return str(path.resolve().relative_to(Path.cwd().resolve()))
-  except ValueError:
-    return str(path)
-
 
 def _entry_problem(entry: Any, english: dict[str, Any]) -> Optional[str]:
   """Why an entry cannot translate this question (None when it can)."""
@@ -131,7 +125,7 @@ def load_entries(lang: str, bank: Any, root: Path) -> tuple[dict[str, dict], lis
   """For each question: its usable ``lang`` entry (current and complete), and a finding for
   every question that has none, and every entry that matches no question."""
   path = translation_path(lang, bank.name, root)
-  file = _display(path)
+  file = shown_path(path)
   if not path.exists():
     return {}, [Finding(lang, file, "", "missing", f"no translation file for the bank "
                         f"{bank.name} ({len(bank.questions)} questions)")]
