@@ -41,39 +41,62 @@ results=$(mktemp -d "${TMPDIR:-/tmp}/adkcourse-test-results-XXXXXX")
 #   class and google-genai client over real HTTP, answered by the course's local fake endpoint
 #   (scripts/with_fake_gemini.py fails the pass if no generateContent call arrived).
 # It shares nothing with the first pass (its own pytest scratch folder, server, ports and
-# environment), so it runs at the same time, in the background: the first pass leaves about one
-# of two cores idle (browser and server waits). Its output is printed when it is done.
+# environment), so it runs at the same time, in the background, followed there by the browser
+# tests (tests/browser: JupyterLab and Notebook 7 in Chromium); the first pass runs the rest.
+# Split this way the two halves take about as long, and the two cores are busy. Their output is
+# printed when they are done. Extra arguments (`bash scripts/test.sh -k quiz`) keep the browser
+# tests in the first pass, where the arguments apply.
 syspg=$(mktemp -d "${TMPDIR:-/tmp}/adkcourse-test-syspg-XXXXXX")
-second_pid=""
+background_pid=""
 cleanup() {
-  [ -n "$second_pid" ] && kill -- "-$second_pid" 2>/dev/null || true
+  [ -n "$background_pid" ] && kill -- "-$background_pid" 2>/dev/null || true
   bash scripts/system_postgres.sh stop "$syspg" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
 syspg_url=$(bash scripts/system_postgres.sh start "$syspg")
-set -m   # the second pass in its own process group, so that cleanup can stop all of it
-ADKCOURSE_POSTGRES_URL="$syspg_url" $PY scripts/with_fake_gemini.py --min-calls 1 -- \
-  $PY -m pytest "${translated[@]}" tests/test_cafe_concierge.py \
-  "tests/test_api_server.py::test_preference_survives_a_restart_of_adk_api_server[system-postgres]" \
-  --nbval --nbval-current-env --nbval-sanitize-with tests/sanitize.cfg -p no:cacheprovider \
-  --junitxml "$results/second.xml" >"$results/second.log" 2>&1 &
-second_pid=$!
+browser_in_background=$([ $# -eq 0 ] && echo 1 || echo 0)
+[ "$browser_in_background" = 1 ] && paths+=(--ignore tests/browser)
+set -m   # the background half in its own process group, so that cleanup can stop all of it
+(
+  status=0
+  ADKCOURSE_POSTGRES_URL="$syspg_url" $PY scripts/with_fake_gemini.py --min-calls 1 -- \
+    $PY -m pytest "${translated[@]}" tests/test_cafe_concierge.py \
+    "tests/test_api_server.py::test_preference_survives_a_restart_of_adk_api_server[system-postgres]" \
+    --nbval --nbval-current-env --nbval-sanitize-with tests/sanitize.cfg -p no:cacheprovider \
+    --junitxml "$results/second.xml" >"$results/second.log" 2>&1 || status=$?
+  echo "$status" >"$results/second.status"
+  bash scripts/system_postgres.sh stop "$syspg" >>"$results/second.log" 2>&1 || echo 1 >"$results/second.status"
+  if [ "$browser_in_background" = 1 ]; then
+    status=0
+    $PY -m pytest tests/browser -p no:cacheprovider --junitxml "$results/browser.xml" \
+      >"$results/browser.log" 2>&1 || status=$?
+    echo "$status" >"$results/browser.status"
+  fi
+) &
+background_pid=$!
 set +m
 
-# First pass: the unit tests, the browser tests, and the English lessons and docs notebooks.
+# First pass: the unit tests and the English lessons and docs notebooks (and the browser tests
+# when arguments were given).
 first_status=0
 $PY -m pytest "${paths[@]}" --nbval --nbval-current-env \
   --nbval-sanitize-with tests/sanitize.cfg -p no:cacheprovider --junitxml "$results/first.xml" \
   "$@" || first_status=$?
 
-second_status=0
-wait "$second_pid" || second_status=$?
-second_pid=""
+wait "$background_pid" || true
+background_pid=""
 echo; echo "==== second pass (French and Indonesian notebooks, PostgreSQL 15, fake Gemini key) ===="
 cat "$results/second.log"
-bash scripts/system_postgres.sh stop "$syspg"
-if [ "$first_status" != 0 ] || [ "$second_status" != 0 ]; then
-  echo "FAIL: first pass exit status $first_status, second pass $second_status"
+second_status=$(cat "$results/second.status" 2>/dev/null || echo "not run")
+browser_status=0
+if [ "$browser_in_background" = 1 ]; then
+  echo; echo "==== browser tests (JupyterLab and Notebook 7 in Chromium) ===="
+  cat "$results/browser.log"
+  browser_status=$(cat "$results/browser.status" 2>/dev/null || echo "not run")
+fi
+if [ "$first_status" != 0 ] || [ "$second_status" != 0 ] || [ "$browser_status" != 0 ]; then
+  echo "FAIL: exit status of the first pass $first_status, second pass $second_status," \
+    "browser tests $browser_status"
   exit 1
 fi
 
@@ -93,16 +116,18 @@ if [ -n "$leftover" ]; then
   echo "FAIL: the test run left PostgreSQL data folders behind:"; echo "$leftover"
   exit 1
 fi
-# One closing line for both passes together (each pass printed its own summary above).
-$PY - "$results"/first.xml "$results"/second.xml <<'PYEOF'
-import sys, xml.etree.ElementTree as ET
+# One closing line for the whole suite (each part printed its own summary above).
+$PY - "$results"/first.xml "$results"/second.xml "$results"/browser.xml <<'PYEOF'
+import os, sys, xml.etree.ElementTree as ET
 totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
 for path in sys.argv[1:]:
+  if not os.path.exists(path):
+    continue
   for suite in ET.parse(path).getroot().iter("testsuite"):
     for key in totals:
       totals[key] += int(suite.get(key, 0))
 passed = totals["tests"] - totals["failures"] - totals["errors"] - totals["skipped"]
-print(f"both passes: {passed} passed, {totals['failures'] + totals['errors']} failed, "
-      f"{totals['skipped']} skipped")
+print(f"whole suite (both passes and the browser tests): {passed} passed, "
+      f"{totals['failures'] + totals['errors']} failed, {totals['skipped']} skipped")
 PYEOF
 rm -rf "$run_tmp"   # the results files too
