@@ -347,3 +347,35 @@ def test_a_stale_quiz_translation_shows_the_english_question(tmp_path):
       encoding="utf-8").splitlines()
   assert finding.kind == "stale" and finding.where == "pick"
   assert lines[finding.line - 1] == "  pick:"   # the line of the entry to update
+
+
+def _prose_words(text: str) -> int:
+  """Words of prose in Markdown: code blocks, code spans and link targets removed."""
+  text = re.sub(r"```.*?```", "", text, flags=re.DOTALL)
+  text = re.sub(r"`[^`]*`|\]\([^)]*\)", "", text)
+  return len(re.findall(r"[A-Za-z]{3,}", text))
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_no_prose_was_accepted_untranslated(lang):
+  """`accept --all` records whatever an entry holds: an entry still holding the English it was
+  scaffolded with would pass the hash check. Prose must differ from the English; a quiz option may
+  stay English (a message the scripted model matches word by word, a URI)."""
+  same = []
+  for lesson in LESSONS:
+    entries, _ = lesson_tr.load(lesson_tr.translation_path(lang, lesson), lang)
+    same += [f"{lesson} cell {cell_id}" for cell_id, entry in entries.items()
+             if entry.text.strip() == entry.en.strip() and _prose_words(entry.en) >= 3]
+  for path in sorted((ROOT / "quizzes").glob("*.yaml")):
+    bank, _ = check_file(path)
+    raw = yaml.safe_load(quiz_tr.translation_path(lang, bank.name, ROOT / "translations")
+                         .read_text(encoding="utf-8"))["questions"]
+    for question in bank.questions:
+      english, ours = quiz_tr.english_texts(question), raw[question.id]
+      texts = [("question", english["question"], ours["question"]),
+               ("explanation", english["explanation"], ours["explanation"])]
+      texts += [(f"feedback {k}", v, ours["feedback"][k])
+                for k, v in english.get("feedback", {}).items()]
+      same += [f"{bank.name} {question.id} {name}" for name, theirs, mine in texts
+               if theirs.strip() == mine.strip() and _prose_words(theirs) >= 3]
+  assert not same, f"{lang}: still in English: {same}"
