@@ -26,9 +26,9 @@ export TMPDIR="$run_tmp"
 # Pass 1 runs the English lessons; the generated French and Indonesian ones (notebooks/<lang>/,
 # the same code cells) run in pass 2, where the English would only repeat what pass 1 showed.
 translated=($($PY -c "from adkcourse.i18n import LANGUAGES; print(*(f'notebooks/{lang}' for lang in LANGUAGES))"))
-paths=(tests notebooks)
-for folder in "${translated[@]}"; do paths+=(--ignore "$folder"); done
-[ -n "$(ls docs/*.ipynb 2>/dev/null)" ] && paths+=(docs)
+notebook_paths=(notebooks)
+for folder in "${translated[@]}"; do notebook_paths+=(--ignore "$folder"); done
+[ -n "$(ls docs/*.ipynb 2>/dev/null)" ] && notebook_paths+=(docs)
 results=$(mktemp -d "${TMPDIR:-/tmp}/adkcourse-test-results-XXXXXX")
 
 # Second pass, three changes at once:
@@ -41,11 +41,12 @@ results=$(mktemp -d "${TMPDIR:-/tmp}/adkcourse-test-results-XXXXXX")
 #   class and google-genai client over real HTTP, answered by the course's local fake endpoint
 #   (scripts/with_fake_gemini.py fails the pass if no generateContent call arrived).
 # It shares nothing with the first pass (its own pytest scratch folder, server, ports and
-# environment), so it runs at the same time, in the background, followed there by the browser
-# tests (tests/browser: JupyterLab and Notebook 7 in Chromium); the first pass runs the rest.
-# Split this way the two halves take about as long, and the two cores are busy. Their output is
-# printed when they are done. Extra arguments (`bash scripts/test.sh -k quiz`) keep the browser
-# tests in the first pass, where the arguments apply.
+# environment), so it runs at the same time, in the background, followed there by two parts of
+# the first pass, each its own pytest run: the browser tests (tests/browser: JupyterLab and
+# Notebook 7 in Chromium), then the English lessons and docs notebooks under nbval. The
+# foreground runs the unit tests. Split this way the two halves take about as long and both
+# cores are busy; the background's output is printed when it is done. Extra arguments
+# (`bash scripts/test.sh -k quiz`) run the whole first pass in the foreground, where they apply.
 syspg=$(mktemp -d "${TMPDIR:-/tmp}/adkcourse-test-syspg-XXXXXX")
 background_pid=""
 cleanup() {
@@ -54,8 +55,12 @@ cleanup() {
 }
 trap cleanup EXIT
 syspg_url=$(bash scripts/system_postgres.sh start "$syspg")
-browser_in_background=$([ $# -eq 0 ] && echo 1 || echo 0)
-[ "$browser_in_background" = 1 ] && paths+=(--ignore tests/browser)
+split=$([ $# -eq 0 ] && echo 1 || echo 0)
+if [ "$split" = 1 ]; then
+  paths=(tests --ignore tests/browser)
+else
+  paths=(tests "${notebook_paths[@]}")
+fi
 set -m   # the background half in its own process group, so that cleanup can stop all of it
 (
   status=0
@@ -66,18 +71,23 @@ set -m   # the background half in its own process group, so that cleanup can sto
     --junitxml "$results/second.xml" >"$results/second.log" 2>&1 || status=$?
   echo "$status" >"$results/second.status"
   bash scripts/system_postgres.sh stop "$syspg" >>"$results/second.log" 2>&1 || echo 1 >"$results/second.status"
-  if [ "$browser_in_background" = 1 ]; then
+  if [ "$split" = 1 ]; then
     status=0
     $PY -m pytest tests/browser -p no:cacheprovider --junitxml "$results/browser.xml" \
       >"$results/browser.log" 2>&1 || status=$?
     echo "$status" >"$results/browser.status"
+    status=0
+    $PY -m pytest "${notebook_paths[@]}" --nbval --nbval-current-env \
+      --nbval-sanitize-with tests/sanitize.cfg -p no:cacheprovider \
+      --junitxml "$results/lessons.xml" >"$results/lessons.log" 2>&1 || status=$?
+    echo "$status" >"$results/lessons.status"
   fi
 ) &
 background_pid=$!
 set +m
 
-# First pass: the unit tests and the English lessons and docs notebooks (and the browser tests
-# when arguments were given).
+# First pass: the unit tests (and, when arguments were given, the browser tests and the English
+# lessons and docs notebooks).
 first_status=0
 $PY -m pytest "${paths[@]}" --nbval --nbval-current-env \
   --nbval-sanitize-with tests/sanitize.cfg -p no:cacheprovider --junitxml "$results/first.xml" \
@@ -89,14 +99,19 @@ echo; echo "==== second pass (French and Indonesian notebooks, PostgreSQL 15, fa
 cat "$results/second.log"
 second_status=$(cat "$results/second.status" 2>/dev/null || echo "not run")
 browser_status=0
-if [ "$browser_in_background" = 1 ]; then
-  echo; echo "==== browser tests (JupyterLab and Notebook 7 in Chromium) ===="
+lessons_status=0
+if [ "$split" = 1 ]; then
+  echo; echo "==== first pass: browser tests (JupyterLab and Notebook 7 in Chromium) ===="
   cat "$results/browser.log"
   browser_status=$(cat "$results/browser.status" 2>/dev/null || echo "not run")
+  echo; echo "==== first pass: the English lessons and docs notebooks (nbval) ===="
+  cat "$results/lessons.log"
+  lessons_status=$(cat "$results/lessons.status" 2>/dev/null || echo "not run")
 fi
-if [ "$first_status" != 0 ] || [ "$second_status" != 0 ] || [ "$browser_status" != 0 ]; then
-  echo "FAIL: exit status of the first pass $first_status, second pass $second_status," \
-    "browser tests $browser_status"
+if [ "$first_status" != 0 ] || [ "$second_status" != 0 ] || [ "$browser_status" != 0 ] \
+    || [ "$lessons_status" != 0 ]; then
+  echo "FAIL: exit status of the unit tests $first_status, second pass $second_status," \
+    "browser tests $browser_status, English notebooks $lessons_status"
   exit 1
 fi
 
@@ -117,7 +132,7 @@ if [ -n "$leftover" ]; then
   exit 1
 fi
 # One closing line for the whole suite (each part printed its own summary above).
-$PY - "$results"/first.xml "$results"/second.xml "$results"/browser.xml <<'PYEOF'
+$PY - "$results"/first.xml "$results"/second.xml "$results"/browser.xml "$results"/lessons.xml <<'PYEOF'
 import os, sys, xml.etree.ElementTree as ET
 totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
 for path in sys.argv[1:]:
