@@ -28,6 +28,7 @@ import asyncio
 import inspect
 import signal
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -217,6 +218,32 @@ def _alarm(seconds: Optional[float]) -> Iterator[None]:
   finally:
     signal.setitimer(signal.ITIMER_REAL, 0)
     signal.signal(signal.SIGALRM, previous)
+
+
+class TimeBudget:
+  """Time limits for the calls of one ``act`` phase, ``calls`` calls within ``total`` seconds.
+
+  Why not ``total / calls`` each: the first call of a scenario also pays for cold starts (the
+  first run of a Runner, lazy imports), which on a busy machine (a class graded two at a time,
+  CI) can take longer than an even share, and a right answer would be stopped. Here each call
+  may use whatever is left, except half an even share kept for every call still to come: a
+  slow start is absorbed, an endless call still leaves each later call time to be graded, and
+  all calls together never exceed ``total``. ``total=None`` means no limit.
+  """
+
+  def __init__(self, total: Optional[float], calls: int):
+    self.total, self.calls_left = total, max(1, calls)
+    self.reserve = None if total is None else total / self.calls_left / 2
+    self.deadline = None if total is None else time.monotonic() + total
+
+  def next(self) -> Optional[float]:
+    """The limit for the next call, in seconds (None: no limit)."""
+    self.calls_left = max(1, self.calls_left)
+    if self.deadline is None or self.reserve is None:
+      return None
+    left = self.deadline - time.monotonic() - self.reserve * (self.calls_left - 1)
+    self.calls_left -= 1
+    return max(left, 0.05)
 
 
 async def call_submission(trial: Trial, fn: Callable, *args: Any, is_async: Optional[bool],

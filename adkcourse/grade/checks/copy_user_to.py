@@ -45,7 +45,7 @@ from google.adk.events import Event
 from google.adk.sessions.sqlite_session_service import SqliteSessionService
 
 from ..safe_sqlite import open_untrusted
-from ._base import Exercise, Resources, Trial, call_submission, check, untrusted_notes, \
+from ._base import Exercise, Resources, TimeBudget, Trial, call_submission, check, untrusted_notes, \
   untrusted_raised
 from ._world import (FIRST_NAMES, Clock, app_name, conversation_turn, quoted_user_id, rng_for,
                      secret)
@@ -404,13 +404,13 @@ async def act(fn: Callable, workdir: Path, setup: dict[str, Any],  # noqa: ARG00
   """Call ``fn(source, dest, app_name, user_id)`` once per scenario, on fresh service objects."""
   runs = []
   scenarios = setup["scenarios"]
-  share = None if time_limit is None else time_limit / len(scenarios)
+  budget = TimeBudget(time_limit, len(scenarios))
   for scenario in scenarios:
     trial = Trial()
     source, dest = open_service(scenario["source"]), open_service(scenario["dest"])
     try:
       await call_submission(trial, fn, source, dest, scenario["app"], scenario["user"],
-                            is_async=True, time_limit=share)
+                            is_async=True, time_limit=budget.next())
     finally:
       await close_service(source)
       await close_service(dest)

@@ -37,7 +37,7 @@ from typing import Any, Callable, Optional
 from google.adk.sessions.sqlite_session_service import SqliteSessionService
 
 from ..safe_sqlite import UntrustedDatabase, open_untrusted
-from ._base import (Exercise, Resources, Trial, call_submission, check, untrusted_notes)
+from ._base import (Exercise, Resources, TimeBudget, Trial, call_submission, check, untrusted_notes)
 from ._world import (FIRST_NAMES, Clock, app_name, conversation_turn, quoted_user_id, rng_for,
                      secret, sqlite_secure_delete_off)
 
@@ -179,13 +179,13 @@ async def act(fn: Callable, workdir: Path, setup: dict[str, Any],  # noqa: ARG00
   """Call ``fn`` once per file, with a fresh ``SqliteSessionService`` on it; report notes."""
   runs = []
   scenarios = setup["scenarios"]
-  share = None if time_limit is None else time_limit / len(scenarios)
+  budget = TimeBudget(time_limit, len(scenarios))
   for scenario in scenarios:
     trial = Trial()
     with sqlite_secure_delete_off():
       service = SqliteSessionService(scenario["db_path"])
       await call_submission(trial, fn, service, scenario["db_path"], scenario["app"],
-                            scenario["user"], is_async=True, time_limit=share)
+                            scenario["user"], is_async=True, time_limit=budget.next())
       del service
     runs.append({"notes": trial.notes})
   return {"runs": runs}

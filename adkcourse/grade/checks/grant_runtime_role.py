@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional
 
-from ._base import Exercise, Resources, Trial, call_submission, check, untrusted_notes
+from ._base import Exercise, Resources, TimeBudget, Trial, call_submission, check, untrusted_notes
 from ._world import Clock, conversation_turn, rng_for, secret
 
 ASYNC_SCHEME = "postgresql+asyncpg://"
@@ -410,13 +410,13 @@ async def act(fn: Callable, workdir: Path, setup: dict[str, Any],  # noqa: ARG00
               time_limit: Optional[float] = None) -> dict[str, Any]:
   """Call ``fn(owner_url, database, runtime)`` twice on each scenario's database."""
   runs = []
-  share = None if time_limit is None else time_limit / (2 * len(setup["scenarios"]))
+  budget = TimeBudget(time_limit, 2 * len(setup["scenarios"]))
   for scenario in setup["scenarios"]:
     calls = []
     for _ in range(2):
       trial = Trial()
       await call_submission(trial, fn, scenario["owner_url"], scenario["database"],
-                            scenario["runtime"], is_async=True, time_limit=share)
+                            scenario["runtime"], is_async=True, time_limit=budget.next())
       failed = bool(trial.raised) or any(
           marker in note for note in trial.notes
           for marker in ("raised NotImplementedError", "did not finish", "sys.exit"))

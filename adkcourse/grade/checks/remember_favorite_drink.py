@@ -30,7 +30,7 @@ from typing import Any, Callable, Optional
 from google.adk.sessions.sqlite_session_service import SqliteSessionService
 
 from ..safe_sqlite import open_untrusted
-from ._base import Exercise, Resources, Trial, call_submission, check, untrusted_notes
+from ._base import Exercise, Resources, TimeBudget, Trial, call_submission, check, untrusted_notes
 from ._world import FIRST_NAMES, app_name, rng_for
 
 TOOL = "remember_favorite_drink"
@@ -167,7 +167,7 @@ async def act(fn: Callable, workdir: Path, setup: dict[str, Any],  # noqa: ARG00
                             "Favourite drink: {user:favorite_drink?}")
   runner = Runner(app_name=setup["app"], agent=agent, session_service=service)
   script = setup["script"]
-  share = None if time_limit is None else time_limit / len(script)
+  budget = TimeBudget(time_limit, len(script))
 
   async def say(user: str, session_id: str, text: str) -> None:
     message = types.Content(role="user", parts=[types.Part(text=text)])
@@ -183,7 +183,7 @@ async def act(fn: Callable, workdir: Path, setup: dict[str, Any],  # noqa: ARG00
   try:
     for turn in script:
       await call_submission(trial, say, turn["user"], turn["session"], turn["text"],
-                            is_async=None, label=TOOL, time_limit=share)
+                            is_async=None, label=TOOL, time_limit=budget.next())
   finally:
     adk_logger.setLevel(level)
   notes = list(dict.fromkeys(trial.notes))  # the same failure on every turn: one note
