@@ -164,7 +164,9 @@ def test_all_four_types_and_translations_load():
   assert pick(single.feedback[1], "fr") == "non"
   assert multi.grade([2, 0]).correct and not multi.grade([0]).correct
   assert number.grade("4,4").correct and not number.grade("3.4").correct
-  assert words.grade("  Table   USER_STATES ").correct  # any language, any case
+  assert words.grade("  Table   USER_STATES ", "fr").correct  # the quiz's language, any case
+  assert words.grade("user_states", "fr").correct              # English counts everywhere
+  assert not words.grade("Table USER_STATES", "en").correct    # a French answer, in English
 
 
 def test_repository_banks_are_valid():

@@ -3,6 +3,7 @@ when an English text changes without its translations (adkcourse/i18n, docs/tran
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -79,6 +80,8 @@ def test_markdown_is_translated_and_links_resolve(lang, lesson):
 I_CAN = {"fr": "Je sais", "id": "Saya bisa"}
 CODE_SPAN = re.compile(r"`[^`\n]+`")
 FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
+LINK_TARGETS = re.compile(r"\]\(([^)]*)\)|\b(?:href|src)=[\"']([^\"']*)")
+HTML_TAG = re.compile(r"<(/?[a-zA-Z][a-zA-Z0-9]*)")
 
 
 @pytest.mark.parametrize("lang,lesson", PAIRS)
@@ -96,16 +99,23 @@ def test_translation_keeps_code_structure_and_checklist(lang, lesson):
     lost = set(CODE_SPAN.findall(source)) - set(CODE_SPAN.findall(ours))
     if lost:
       problems.append(f"{cell_id}: code spans changed or dropped: {sorted(lost)[:3]}")
+    added = set(CODE_SPAN.findall(FENCE.sub("", ours))) - set(CODE_SPAN.findall(source))
+    if added:
+      problems.append(f"{cell_id}: code spans the English does not have: {sorted(added)[:3]}")
     fences = [f for f in FENCE.findall(source) if not f.startswith("```mermaid")]
     if any(f not in ours for f in fences):
       problems.append(f"{cell_id}: a code block differs from the English")
+    if len(FENCE.findall(ours)) != len(FENCE.findall(source)):
+      problems.append(f"{cell_id}: code blocks were added or dropped")
+    if LINK_TARGETS.findall(ours) != LINK_TARGETS.findall(source):
+      problems.append(f"{cell_id}: link targets differ: {LINK_TARGETS.findall(ours)[:3]}")
+    if sorted(HTML_TAG.findall(ours)) != sorted(HTML_TAG.findall(source)):
+      problems.append(f"{cell_id}: HTML tags differ: {sorted(HTML_TAG.findall(ours))[:5]}")
     heads = lambda text: [len(m) for m in re.findall(r"^(#+) ", FENCE.sub("", text), re.M)]
     if heads(source) != heads(ours):
       problems.append(f"{cell_id}: headings {heads(source)} became {heads(ours)}")
     if source.count("- [ ]") != ours.count("- [ ]"):
       problems.append(f"{cell_id}: checkboxes changed")
-    if len(re.findall(r"\]\(", source)) != len(re.findall(r"\]\(", ours)):
-      problems.append(f"{cell_id}: a link was added or dropped")
   checklist = [t for c, t in translated.items() if "- [ ]" in t]
   assert checklist and I_CAN[lang] in checklist[-1], f"{lesson} ({lang}): the checklist " \
       f"should read as '{I_CAN[lang]}…'"
@@ -233,7 +243,7 @@ def test_a_quiz_translation_cannot_change_the_answer_key(tmp_path):
   bank, problems = check_file(bank_path)
   assert not problems
   entry = {"hash": quiz_tr.question_hash(bank.questions[0]), "question": "Quel préfixe ?",
-           "options": ["`user:` (utilisateur)", "`app:` (application)"], "feedback": {},
+           "options": ["user: (utilisateur)", "app: (application)"], "feedback": {},
            "explanation": "Par utilisateur.", "answer": [1]}
   quiz_tr.write(quiz_tr.translation_path("fr", "tiny", tmp_path / "translations"), "fr", "tiny",
                 {"pick": entry})
@@ -252,14 +262,29 @@ def test_a_quiz_translation_cannot_change_the_answer_key(tmp_path):
     ("cells:\n  12345678:\n    hash: x\n    en: y\n    text: z\n", "put quotes around it"),
     ("cells:\n  'abcd1234':\n    hash: x\n    en: y\n    txet: z\n", "unknown key 'txet'"),
     ("cells:\n  'abcd1234':\n    hash: x\n    en: y\n    text: 12\n", "`text` must be text"),
+    ("cells:\n  'abcd1234':\n    text: \"a\\x0bb\"\n    text: c\n", "written twice"),
+    ("cells:\n  'abcd1234':\n    text: \"a\x0bb\"\n", "not readable as YAML"),
+    ("cells:\n  'abcd1234':\n    text: " + "[" * 3000 + "]" * 3000 + "\n", "nested too deeply"),
 ])
 def test_a_broken_translation_file_names_file_line_and_fix(tmp_path, content, expected):
   path = tmp_path / "fr" / "notebooks" / "lesson.yaml"
   path.parent.mkdir(parents=True)
-  path.write_text(content, encoding="utf-8")
+  path.write_text("language: fr\nlesson: lesson\n" + content, encoding="utf-8")
   _, found = lesson_tr.load(path, "fr")
   assert len(found) == 1 and expected in found[0].message
-  assert found[0].line is not None and str(found[0]).startswith(f"{found[0].file}:{found[0].line}:")
+  if "nested" not in expected:
+    assert found[0].line is not None
+    assert str(found[0]).startswith(f"{found[0].file}:{found[0].line}:")
+
+
+def test_a_translation_file_in_the_wrong_folder_is_refused(tmp_path):
+  """A French file copied into the Indonesian folder must not be shown to Indonesian students."""
+  source = lesson_tr.translation_path("fr", LESSONS[0])
+  target = lesson_tr.translation_path("id", LESSONS[0], tmp_path)
+  target.parent.mkdir(parents=True)
+  shutil.copy(source, target)
+  entries, (found,) = lesson_tr.load(target, "id")
+  assert not entries and found.kind == "invalid" and "`language:` is 'fr'" in found.message
 
 
 def test_scaffold_adds_missing_cells_and_keeps_what_translators_wrote(tmp_path):
@@ -274,6 +299,9 @@ def test_scaffold_adds_missing_cells_and_keeps_what_translators_wrote(tmp_path):
   data["cells"][first]["text"] = "# Leçon"
   path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
   assert lesson_tr.scaffold("fr", LESSONS[0], notebooks_dir=notebooks, root=root) == 0
+  kinds = {f.where: f.kind for f in lesson_tr.lesson_findings("fr", LESSONS[0], notebooks, root)}
+  assert kinds[first] == "unaccepted" and set(kinds.values()) == {"missing", "unaccepted"}
+  assert lesson_tr.accept("fr", LESSONS[0], [first], notebooks_dir=notebooks, root=root)
   kinds = {f.where: f.kind for f in lesson_tr.lesson_findings("fr", LESSONS[0], notebooks, root)}
   assert first not in kinds and set(kinds.values()) == {"missing"}
   assert yaml.safe_load(path.read_text(encoding="utf-8"))["cells"][first]["text"] == "# Leçon"
@@ -336,7 +364,8 @@ def test_a_stale_quiz_translation_shows_the_english_question(tmp_path):
   bank, _ = check_file(bank_path)
   quiz_tr.write(quiz_tr.translation_path("fr", "tiny", tmp_path / "translations"), "fr", "tiny",
                 {"pick": {"hash": quiz_tr.question_hash(bank.questions[0]),
-                          "question": "Quel préfixe ?", "options": ["`user:`", "`app:`"],
+                          "question": "Quel préfixe ?", "options": ["user: (utilisateur)",
+                                                                    "app: (application)"],
                           "explanation": "Par utilisateur."}})
   assert load_bank(bank_path).questions[0].question["fr"] == "Quel préfixe ?"
   bank_path.write_text(english.replace("per user?", "per user and app?"), encoding="utf-8")
@@ -379,3 +408,133 @@ def test_no_prose_was_accepted_untranslated(lang):
       same += [f"{bank.name} {question.id} {name}" for name, theirs, mine in texts
                if theirs.strip() == mine.strip() and _prose_words(theirs) >= 3]
   assert not same, f"{lang}: still in English: {same}"
+
+
+# -- what a careless or hurried contributor could do (found by an attack on this machinery) -----
+
+def _run(copy: Path, *args: str) -> subprocess.CompletedProcess:
+  return subprocess.run([sys.executable, "-m", "adkcourse.i18n", *args], cwd=copy,
+                        env=_env(copy), capture_output=True, text=True, timeout=300)
+
+
+def test_accept_refuses_a_stale_translation_nobody_updated(course_copy):
+  """`accept` records that a translation matches the English: for a stale entry whose text is
+  the one accepted before, that would pass the old translation off as current."""
+  path = course_copy / "notebooks" / f"{LESSONS[1]}.ipynb"
+  notebook = nbformat.read(path, as_version=4)
+  cell = [c for c in notebook.cells if c.cell_type == "markdown"][2]
+  cell.source += "\n\n**Warning:** never share this database file."
+  nbformat.write(notebook, path)
+  saved = {lang: lesson_tr.translation_path(lang, LESSONS[1], course_copy / "translations")
+           .read_text(encoding="utf-8") for lang in LANGUAGES}
+  try:
+    one = _run(course_copy, "accept", "fr", LESSONS[1], cell.id)
+    assert one.returncode == 1 and "update it" in one.stderr and "--unchanged" in one.stderr
+    every = _run(course_copy, "accept", "fr", LESSONS[1], "--all")
+    assert every.returncode == 1 and cell.id in every.stderr   # skipped, and said so
+    assert "[stale]" in _run(course_copy, "check").stdout      # still failing
+    forced = _run(course_copy, "accept", "fr", LESSONS[1], cell.id, "--unchanged")
+    assert forced.returncode == 0                               # a deliberate, visible choice
+  finally:
+    shutil.copy(ROOT / "notebooks" / f"{LESSONS[1]}.ipynb", path)
+    for lang, text in saved.items():
+      lesson_tr.translation_path(lang, LESSONS[1], course_copy / "translations").write_text(
+          text, encoding="utf-8")
+
+
+def test_an_edited_translation_must_be_accepted_again(course_copy):
+  path = lesson_tr.translation_path("fr", LESSONS[0], course_copy / "translations")
+  saved = path.read_text(encoding="utf-8")
+  data = yaml.safe_load(saved)
+  cell_id = next(iter(data["cells"]))
+  data["cells"][cell_id]["text"] += "\n\nUne phrase ajoutée."
+  path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+  try:
+    assert re.search(rf"{cell_id}: \[unaccepted\]", _run(course_copy, "check").stdout)
+  finally:
+    path.write_text(saved, encoding="utf-8")
+
+
+def test_swapped_options_in_a_translation_are_refused():
+  """Options must stay in the English order (the answer key is the English bank's): a swap is
+  caught where the options carry code or numbers, as most do."""
+  bank = load_bank(ROOT / "quizzes" / f"{LESSONS[0]}.yaml")
+  question = next(q for q in bank.questions if q.id == "what-is-an-event")
+  raw = yaml.safe_load(quiz_tr.translation_path("fr", bank.name, ROOT / "translations")
+                       .read_text(encoding="utf-8"))["questions"][question.id]
+  assert quiz_tr._entry_problem(raw, quiz_tr.english_texts(question)) is None
+  swapped = {**raw, "options": [raw["options"][1], raw["options"][0], *raw["options"][2:]]}
+  problem = quiz_tr._entry_problem(swapped, quiz_tr.english_texts(question))
+  assert problem is not None and "option 0" in problem
+
+
+def test_text_answers_count_in_their_own_language_only(tmp_path):
+  (tmp_path / "quizzes").mkdir()
+  bank_path = tmp_path / "quizzes" / "tiny.yaml"
+  bank_path.write_text("- id: prefix\n  type: text\n  question: Which prefix?\n"
+                       "  answer: ['user:']\n  explanation: user is per user.\n", encoding="utf-8")
+  bank, _ = check_file(bank_path)
+  entry = {"question": "Quel préfixe ?", "explanation": "Par utilisateur.", "answer": ["«»"]}
+  assert "only punctuation" in quiz_tr._entry_problem(entry, quiz_tr.english_texts(bank.questions[0]))
+  entry["answer"] = ["utilisateur"]
+  entry["hash"] = quiz_tr.question_hash(bank.questions[0])
+  quiz_tr.write(quiz_tr.translation_path("fr", "tiny", tmp_path / "translations"), "fr", "tiny",
+                {"prefix": entry})
+  question = load_bank(bank_path).questions[0]
+  assert question.grade("utilisateur", "fr").correct and question.grade("user:", "fr").correct
+  assert not question.grade("utilisateur", "en").correct and not question.grade(
+      "utilisateur", "id").correct
+  broken = bank_path.read_text(encoding="utf-8").replace("['user:']", "['user:', '...']")
+  bank_path.write_text(broken, encoding="utf-8")
+  _, problems = check_file(bank_path)
+  assert problems and "only quotes or punctuation" in str(problems[0])
+
+
+def test_files_left_by_a_deleted_lesson_are_reported_and_removed(course_copy):
+  orphan_nb = course_copy / "notebooks" / "fr" / "99_gone.ipynb"
+  orphan_tr = course_copy / "translations" / "id" / "quizzes" / "99_gone.yaml"
+  shutil.copy(course_copy / "notebooks" / "fr" / f"{LESSONS[0]}.ipynb", orphan_nb)
+  orphan_tr.write_text("language: id\nbank: 99_gone\nquestions: {}\n", encoding="utf-8")
+  try:
+    out = _run(course_copy, "check").stdout
+    assert "notebooks/fr/99_gone.ipynb: [orphan]" in out and "99_gone.yaml: [orphan]" in out
+    assert _run(course_copy, "generate").returncode == 0 and not orphan_nb.exists()
+  finally:
+    orphan_nb.unlink(missing_ok=True)
+    orphan_tr.unlink()
+
+
+def test_a_changed_widget_word_makes_its_translations_stale(course_copy):
+  messages = course_copy / "adkcourse" / "quiz" / "messages.py"
+  saved = messages.read_text(encoding="utf-8")
+  assert '"en": "choose one",' in saved
+  messages.write_text(saved.replace('"en": "choose one",', '"en": "choose exactly one",'),
+                      encoding="utf-8")
+  try:
+    out = _run(course_copy, "check").stdout
+    for lang in LANGUAGES:
+      assert re.search(rf"translations/{lang}/widget\.yaml:\d+: kind_single: \[stale\]", out), out
+  finally:
+    messages.write_text(saved, encoding="utf-8")
+
+
+def test_duplicate_cell_ids_in_the_english_notebook_are_named(tmp_path):
+  notebooks = tmp_path / "notebooks"
+  notebooks.mkdir()
+  raw = json.loads((ROOT / "notebooks" / f"{LESSONS[0]}.ipynb").read_text(encoding="utf-8"))
+  raw["cells"][2]["id"] = raw["cells"][1]["id"]
+  (notebooks / f"{LESSONS[0]}.ipynb").write_text(json.dumps(raw), encoding="utf-8")
+  found = lesson_tr.lesson_findings("fr", LESSONS[0], notebooks, ROOT / "translations")
+  assert [f.kind for f in found] == ["invalid"]
+  assert f"{raw['cells'][1]['id']!r} is used twice" in found[0].message
+
+
+def test_only_a_quiz_call_gets_the_quiz_output():
+  """A code cell that merely mentions show_quiz (a comment) keeps its own outputs."""
+  cell = nbformat.v4.new_code_cell("# next lesson: show_quiz('02_sqlite_memory')\nframe")
+  cell.outputs = [nbformat.v4.new_output("display_data", data={"text/plain": "a table"})]
+  lesson_tr._quiz_outputs(cell, "fr", render_quiz)
+  assert cell.outputs[0]["data"]["text/plain"] == "a table"
+  cell.source = 'from adkcourse.quiz import show_quiz\n\nshow_quiz("02_sqlite_memory")'
+  lesson_tr._quiz_outputs(cell, "fr", render_quiz)
+  assert cell.outputs[0]["data"]["text/plain"].startswith("Quiz")

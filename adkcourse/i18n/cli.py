@@ -6,9 +6,11 @@
   CI runs it (``tests/test_translations.py``).
 * ``scaffold LANG [--prune]``: add an entry, holding the English, for every cell and question
   that has none; ``--prune`` drops entries whose cell or question is gone.
-* ``accept LANG NAME ID... | --all``: record that these entries translate the current English
+* ``accept LANG NAME ID... | --all [--unchanged]``: record that these entries translate the
+  current English (a stale entry must have been edited first, unless ``--unchanged``)
   (``NAME`` is a lesson / bank name such as ``01_sessions_events_state``; each id is looked up
-  among the lesson's markdown cells and the bank's questions).
+  among the lesson's markdown cells and the bank's questions; ``widget`` names the quiz
+  widget's own words, ``adkcourse/quiz/messages.py``, by message key).
 * ``generate [LANG...]``: write ``notebooks/<lang>/*.ipynb`` from the executed English notebooks.
 """
 
@@ -20,8 +22,8 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from . import LANGUAGES, NOTEBOOKS_DIR, QUIZZES_DIR, TRANSLATIONS_DIR
-from . import lessons, quizzes
-from .findings import Finding
+from . import lessons, quizzes, widget
+from .findings import Finding, shown_path
 
 
 def render_quiz(bank_name: str, lang: str) -> dict[str, str]:
@@ -53,7 +55,28 @@ def findings(langs: Sequence[str], *, generated: bool = True) -> list[Finding]:
     if generated:
       for lesson in lessons.lesson_names():
         result += lessons.generated_findings(lang, lesson, render=render_quiz)
+    result += widget.findings(lang)
+    result += _orphan_files(lang)
   return result
+
+
+def _orphan_files(lang: str) -> list[Finding]:
+  """Files of ``lang`` left behind by a renamed or deleted lesson or bank."""
+  names = set(lessons.lesson_names())
+  banks = {p.stem for p in QUIZZES_DIR.glob("*.yaml")}
+  found = []
+  for path, known, what in [
+      *[(p, names, "English lesson") for p in sorted((NOTEBOOKS_DIR / lang).glob("*.ipynb"))],
+      *[(p, names, "English lesson")
+        for p in sorted((TRANSLATIONS_DIR / lang / "notebooks").glob("*.yaml"))],
+      *[(p, banks, "English quiz bank")
+        for p in sorted((TRANSLATIONS_DIR / lang / "quizzes").glob("*.yaml"))]]:
+    if path.stem not in known:
+      fix = ("run `python -m adkcourse.i18n generate`, which removes it" if path.suffix == ".ipynb"
+             else "rename it with its lesson, or remove it")
+      found.append(Finding(lang, shown_path(path), "", "orphan",
+                           f"no {what} named {path.stem}: {fix}"))
+  return found
 
 
 def _summary(found: list[Finding], langs: Sequence[str]) -> str:
@@ -61,7 +84,7 @@ def _summary(found: list[Finding], langs: Sequence[str]) -> str:
   for lang in langs:
     mine = [f for f in found if f.language == lang]
     counts = {kind: sum(f.kind == kind for f in mine) for kind in
-              ("missing", "stale", "invalid", "orphan", "outdated")}
+              ("missing", "stale", "unaccepted", "invalid", "orphan", "outdated")}
     text = ", ".join(f"{n} {kind}" for kind, n in counts.items() if n) or "up to date"
     parts.append(f"{lang}: {text}")
   return "; ".join(parts)
@@ -110,6 +133,17 @@ def _scaffold(args: argparse.Namespace) -> int:
 
 def _accept(args: argparse.Namespace) -> int:
   lang = _langs([args.lang])[0]
+  if args.name == widget.NAME:
+    keys, skipped = (widget.acceptable(lang) if args.all else (list(args.ids), []))
+    if args.unchanged:
+      keys, skipped = keys + skipped, []
+    widget.accept(lang, keys, unchanged=args.unchanged)
+    print(f"accepted {len(keys)} widget messages ({lang})", file=sys.stderr)
+    if skipped:
+      print(f"not accepted, stale and untouched since last accepted: {', '.join(skipped)}",
+            file=sys.stderr)
+      return 1
+    return 0
   is_lesson = (NOTEBOOKS_DIR / f"{args.name}.ipynb").exists()
   bank = next((b for b in _banks() if b.name == args.name), None)
   if not is_lesson and bank is None:
@@ -117,12 +151,18 @@ def _accept(args: argparse.Namespace) -> int:
   ids = list(args.ids)
   cells: list[str] = []
   questions: list[str] = []
+  skipped: list[str] = []
   if args.all:
     if is_lesson:
-      entries, _ = lessons.load(lessons.translation_path(lang, args.name), lang)
-      cells = [i for i, e in entries.items() if e.text.strip()]
+      cells, untouched = lessons.acceptable(lang, args.name)
+      skipped += untouched
     if bank is not None:
-      questions = [q.id for q in bank.questions]
+      questions, untouched = quizzes.acceptable(lang, bank, TRANSLATIONS_DIR)
+      skipped += untouched
+    if args.unchanged:
+      cells, questions = cells + [i for i in skipped if not _is_question(bank, i)], \
+          questions + [i for i in skipped if _is_question(bank, i)]
+      skipped = []
   else:
     cell_ids: set[str] = set()
     if is_lesson:
@@ -142,17 +182,31 @@ def _accept(args: argparse.Namespace) -> int:
         raise SystemExit(f"{args.name} has no markdown cell and no question with the id "
                          f"{item!r}")
   if cells:
-    lessons.accept(lang, args.name, cells)
+    lessons.accept(lang, args.name, cells, unchanged=args.unchanged)
   if questions and bank is not None:
-    quizzes.accept(lang, bank, questions, TRANSLATIONS_DIR)
+    quizzes.accept(lang, bank, questions, TRANSLATIONS_DIR, unchanged=args.unchanged)
   print(f"accepted {len(cells)} cells and {len(questions)} questions of {args.name} ({lang})",
         file=sys.stderr)
+  if skipped:
+    print(f"not accepted, stale and untouched since last accepted: {', '.join(skipped)} "
+          "(update them first; --unchanged if the English change needs none)", file=sys.stderr)
+    return 1
   return 0
+
+
+def _is_question(bank, item: str) -> bool:
+  return bank is not None and any(q.id == item for q in bank.questions)
 
 
 def _generate(args: argparse.Namespace) -> int:
   changed = 0
   for lang in _langs(args.langs):
+    names = set(lessons.lesson_names())
+    for stale in sorted((NOTEBOOKS_DIR / lang).glob("*.ipynb")):
+      if stale.stem not in names:  # its English lesson was renamed or deleted
+        stale.unlink()
+        changed += 1
+        print(f"removed {stale.relative_to(NOTEBOOKS_DIR.parent)}", file=sys.stderr)
     for lesson in lessons.lesson_names():
       if lessons.generate(lang, lesson, render=render_quiz):
         changed += 1
@@ -177,9 +231,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
   scaffold.set_defaults(run=_scaffold)
   accept = sub.add_parser("accept", help="mark entries as translating the current English")
   accept.add_argument("lang")
-  accept.add_argument("name", help="lesson or bank name, e.g. 01_sessions_events_state")
+  accept.add_argument("name", help="lesson or bank name, e.g. 01_sessions_events_state, or "
+                      "`widget` for the quiz widget's own words")
   accept.add_argument("ids", nargs="*", help="cell ids and/or question ids")
   accept.add_argument("--all", action="store_true", help="every translated entry of NAME")
+  accept.add_argument("--unchanged", action="store_true",
+                      help="accept stale entries as they are (the English change needs no "
+                           "change in the translation)")
   accept.set_defaults(run=_accept)
   generate = sub.add_parser("generate", help="write notebooks/<lang>/ from the English")
   generate.add_argument("langs", nargs="*")

@@ -6,10 +6,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
-KINDS = ("invalid", "missing", "stale", "orphan", "outdated")
+KINDS = ("invalid", "missing", "stale", "unaccepted", "orphan", "outdated")
 """invalid: the file cannot be used as written; missing: no translation yet; stale: made from an
-older English text; orphan: the English cell or question is gone; outdated: a generated notebook
-differs from what ``generate`` writes now."""
+older English text; unaccepted: a translation written or edited since it was last accepted;
+orphan: the English cell, question or lesson is gone; outdated: a generated notebook differs
+from what ``generate`` writes now."""
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +34,7 @@ from .findings import Finding, shown_path
 from .yamlfile import TranslationFileError, read
 from .yamlio import dump
 
-ENTRY_KEYS = {"hash", "en", "text"}
+ENTRY_KEYS = {"hash", "en", "text", "text_hash"}
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,13 @@ class CellTranslation:
   en: str
   text: str
   line: Optional[int] = None
+  text_hash: str = ""
+  """``source_hash(text)`` when ``accept`` last recorded that ``text`` translates ``en``: so
+  that accepting a stale entry proves its text was touched since (see ``accept``)."""
+
+  @property
+  def accepted(self) -> bool:
+    return bool(self.text_hash) and self.text_hash == source_hash(self.text)
 
 
 def lesson_names(notebooks_dir: Path = NOTEBOOKS_DIR) -> list[str]:
@@ -80,7 +88,7 @@ def load(path: Path, lang: str) -> tuple[dict[str, CellTranslation], list[Findin
   if not path.exists():
     return {}, []
   try:
-    _, lines, raw = read(path, "cells")
+    _, lines, raw = read(path, "cells", {"language": lang, "lesson": path.stem})
   except TranslationFileError as error:
     return {}, [Finding(lang, file, "", "invalid", str(error), error.line)]
   entries: dict[str, CellTranslation] = {}
@@ -94,7 +102,7 @@ def load(path: Path, lang: str) -> tuple[dict[str, CellTranslation], list[Findin
     unknown = sorted(set(map(str, entry)) - ENTRY_KEYS)
     if unknown:
       findings.append(Finding(lang, file, cell_id, "invalid", f"unknown key {unknown[0]!r}: an "
-                              "entry has only `hash`, `en` and `text`", line))
+                              "entry has only `hash`, `en`, `text` and `text_hash`", line))
       continue
     values = {key: entry.get(key) for key in ENTRY_KEYS}
     bad = [key for key, value in values.items() if value is not None and not isinstance(value, str)]
@@ -103,7 +111,7 @@ def load(path: Path, lang: str) -> tuple[dict[str, CellTranslation], list[Findin
                               f"{type(values[bad[0]]).__name__}: put quotes around it", line))
       continue
     entries[cell_id] = CellTranslation(cell_id, values["hash"] or "", values["en"] or "",
-                                       values["text"] or "", line)
+                                       values["text"] or "", line, values["text_hash"] or "")
   return entries, findings
 
 
@@ -119,6 +127,15 @@ def lesson_findings(lang: str, lesson: str, notebooks_dir: Path = NOTEBOOKS_DIR,
     return [Finding(lang, file, "", "missing", f"no translation file for {lesson}: run "
                     f"`python -m adkcourse.i18n scaffold {lang}` to create it")]
   cells = markdown_cells(notebook)
+  raw_ids = [cell.get("id") for cell in json.loads(
+      english_path(lesson, notebooks_dir).read_text(encoding="utf-8"))["cells"]]
+  repeated = sorted({i for i in raw_ids if i is not None and raw_ids.count(i) > 1})
+  if None in raw_ids or repeated:
+    # nbformat would invent new ids on every read: every translation would look missing.
+    what = f"the cell id {repeated[0]!r} is used twice" if repeated else "a cell has no id"
+    return findings + [Finding(lang, shown_path(english_path(lesson, notebooks_dir)), "",
+                               "invalid", f"{what}: give every cell its own id in the English "
+                               "notebook (JupyterLab does when it saves), then scaffold")]
   for cell_id, source in cells:
     entry = entries.get(cell_id)
     words = first_words(source)
@@ -133,6 +150,11 @@ def lesson_findings(lang: str, lesson: str, notebooks_dir: Path = NOTEBOOKS_DIR,
       findings.append(Finding(lang, file, cell_id, "stale", f'the English cell "{words}" changed '
                               "since this translation: update `text`, then run `python -m "
                               f"adkcourse.i18n accept {lang} {lesson} {cell_id}`", entry.line))
+    elif not entry.accepted:
+      findings.append(Finding(lang, file, cell_id, "unaccepted", "`text` is new or changed since "
+                              "it was last accepted: check that it translates the English, then "
+                              f"run `python -m adkcourse.i18n accept {lang} {lesson} {cell_id}`",
+                              entry.line))
     elif entry.hash != source_hash(entry.en):
       findings.append(Finding(lang, file, cell_id, "invalid", "`en` does not match `hash`: it "
                               "was edited by hand; run `python -m adkcourse.i18n accept "
@@ -171,7 +193,8 @@ HEADER = """\
 
 def write(path: Path, lang: str, lesson: str, entries: dict[str, CellTranslation]) -> None:
   data = {"lesson": lesson, "language": lang,
-          "cells": {cell_id: {"hash": e.hash, "en": e.en, "text": e.text}
+          "cells": {cell_id: {"hash": e.hash, "en": e.en, "text": e.text,
+                              **({"text_hash": e.text_hash} if e.text_hash else {})}
                     for cell_id, e in entries.items()}}
   path.parent.mkdir(parents=True, exist_ok=True)
   path.write_text(dump(data, HEADER.format(name=ENGLISH_NAMES.get(lang, lang), lesson=lesson,
@@ -202,10 +225,14 @@ def scaffold(lang: str, lesson: str, *, prune: bool = False, notebooks_dir: Path
   return added
 
 
-def accept(lang: str, lesson: str, cell_ids: Iterable[str], *,
+def accept(lang: str, lesson: str, cell_ids: Iterable[str], *, unchanged: bool = False,
            notebooks_dir: Path = NOTEBOOKS_DIR, root: Path = TRANSLATIONS_DIR) -> list[str]:
   """Record that the translations of ``cell_ids`` now match the current English (after the
-  translator updated ``text``): sets ``en`` and ``hash``. Returns the ids changed."""
+  translator updated ``text``): sets ``en``, ``hash`` and ``text_hash``. Returns the ids changed.
+
+  A stale entry whose ``text`` is exactly what was last accepted is refused: accepting it would
+  pass off the old translation as current. When an English change really needs no change in
+  the translation (a typo, a line break), say so with ``unchanged=True`` (``--unchanged``)."""
   path = translation_path(lang, lesson, root)
   entries, problems = load(path, lang)
   if problems:
@@ -218,42 +245,80 @@ def accept(lang: str, lesson: str, cell_ids: Iterable[str], *,
     entry = entries.get(cell_id)
     if entry is None or not entry.text.strip():
       raise ValueError(f"{cell_id}: translate `text` first; accept records that it is current")
+    stale = entry.hash != source_hash(current[cell_id])
+    if stale and entry.accepted and not unchanged:
+      raise ValueError(f"{cell_id}: the English changed but `text` is the one accepted before: "
+                       f"update it (`python -m adkcourse.i18n status {lang}` shows the English "
+                       "diff), or pass --unchanged if the change needs none")
     entries[cell_id] = CellTranslation(cell_id, source_hash(current[cell_id]),
-                                       normalized(current[cell_id]), entry.text)
+                                       normalized(current[cell_id]), entry.text,
+                                       text_hash=source_hash(entry.text))
     changed.append(cell_id)
   write(path, lang, lesson, entries)
   return changed
 
 
+def acceptable(lang: str, lesson: str, *, notebooks_dir: Path = NOTEBOOKS_DIR,
+               root: Path = TRANSLATIONS_DIR) -> tuple[list[str], list[str]]:
+  """For ``accept --all``: (cells whose translation can be accepted, stale cells skipped because
+  their text was not touched since it was last accepted)."""
+  entries, _ = load(translation_path(lang, lesson, root), lang)
+  current = dict(markdown_cells(nbformat.read(english_path(lesson, notebooks_dir), as_version=4)))
+  ready, untouched = [], []
+  for cell_id, entry in entries.items():
+    if cell_id not in current or not entry.text.strip():
+      continue
+    stale = entry.hash != source_hash(current[cell_id])
+    (untouched if stale and entry.accepted else ready).append(cell_id)
+  return ready, untouched
+
+
 # -- generated notebooks -------------------------------------------------------------------------
 
-_LINK = re.compile(r"(\]\(|\b(?:href|src)=[\"'])([^)\"'\s]+)")
+_LINK = re.compile(r"(\]\(<?|\b(?:href|src)=[\"']|^\s{0,3}\[[^\]]+\]:\s*<?)([^)\"'\s>]+)",
+                   re.MULTILINE)
+_CODE = re.compile(r"^```.*?^```|`[^`\n]+`", re.MULTILINE | re.DOTALL)
 
 
 def relink(markdown: str, lesson_names_in_language: set[str]) -> str:
   """Rewrite the relative links of a cell written for ``notebooks/`` so that they work from
   ``notebooks/<lang>/``: a link to a lesson that exists in the language stays (it reaches the
-  translated sibling), anything else gets one more ``../``."""
+  translated sibling), anything else gets one more ``../``. Inline links, ``<...>`` targets,
+  reference definitions and ``href``/``src`` attributes are rewritten; code is left alone."""
   def fix(match: re.Match) -> str:
     lead, target = match.group(1), match.group(2)
-    if re.match(r"^([a-z][a-z0-9+.-]*:|#|/)", target):
+    if re.match(r"^([a-z][a-z0-9+.-]*:|#|/)", target, re.IGNORECASE):
       return match.group(0)
-    path = target.split("#", 1)[0]
+    bare = target[2:] if target.startswith("./") else target
+    path = bare.split("#", 1)[0]
     if path.endswith(".ipynb") and "/" not in path and path[:-6] in lesson_names_in_language:
-      return match.group(0)
-    return lead + "../" + target
-  return _LINK.sub(fix, markdown)
+      return lead + bare
+    return lead + "../" + bare
+
+  parts, last = [], 0
+  for code in _CODE.finditer(markdown):
+    parts.append(_LINK.sub(fix, markdown[last:code.start()]))
+    parts.append(code.group(0))
+    last = code.end()
+  parts.append(_LINK.sub(fix, markdown[last:]))
+  return "".join(parts)
 
 
 QuizRenderer = Callable[[str, str], dict[str, str]]
 """(bank name, language) -> {"text/html": ..., "text/plain": ...}: the quiz's readable fallback."""
 
 
+_QUIZ_CALL = re.compile(r"^\s*(?:\w+\s*=\s*)?show_quiz\(\s*[\"']([^\"']+)[\"']", re.MULTILINE)
+
+
 def _quiz_outputs(cell: Any, lang: str, render: QuizRenderer) -> None:
-  match = re.search(r"show_quiz\(\s*[\"']([^\"']+)[\"']", _source(cell))
-  if match is None:
+  """The quiz cell's fallback in ``lang``: only for a cell whose statement is one
+  ``show_quiz("bank")`` call (a comment or a string that mentions it is not one)."""
+  calls = _QUIZ_CALL.findall(_source(cell))
+  if len(calls) != 1:
     return
-  rendered = render(match.group(1), lang)
+  match = calls[0]
+  rendered = render(match, lang)
   for output in cell.get("outputs", []):
     data = output.get("data", {})
     for mime, text in rendered.items():

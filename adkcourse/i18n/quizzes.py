@@ -21,6 +21,7 @@ English question, and ``check`` names the entry.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, Optional
 
@@ -64,6 +65,23 @@ def question_hash(question: Any) -> str:
   return source_hash(json.dumps(texts, ensure_ascii=False, sort_keys=True))
 
 
+def entry_hash(entry: dict) -> str:
+  """Fingerprint of a translation entry's own words (and extra accepted answers)."""
+  from . import source_hash
+  words = {key: entry[key] for key in TEXT_KEYS if key in entry}
+  return source_hash(json.dumps(words, ensure_ascii=False, sort_keys=True, default=str))
+
+
+_FIXED = re.compile(r"`[^`]+`|\d+(?:[.,]\d+)?")
+
+
+def _fixed_parts(text: str) -> set[str]:
+  """What a translation of a text must keep: its code spans and its numbers (a decimal comma
+  reads as a point)."""
+  return {part.replace(",", ".") if not part.startswith("`") else part
+          for part in _FIXED.findall(text)}
+
+
 def translation_path(lang: str, bank_name: str, root: Path) -> Path:
   return root / lang / "quizzes" / f"{bank_name}.yaml"
 
@@ -82,9 +100,10 @@ def _entry_problem(entry: Any, english: dict[str, Any]) -> Optional[str]:
   """Why an entry cannot translate this question (None when it can)."""
   if not isinstance(entry, dict):
     return "an entry needs `hash:`, `question:`, `explanation:` (and options...) under the id"
-  unknown = sorted(set(map(str, entry)) - set(TEXT_KEYS) - {"hash"})
+  unknown = sorted(set(map(str, entry)) - set(TEXT_KEYS) - {"hash", "text_hash"})
   if unknown:
-    return f"unknown key {unknown[0]!r}: an entry has {', '.join(('hash',) + TEXT_KEYS)}"
+    return (f"unknown key {unknown[0]!r}: an entry has "
+            f"{', '.join(('hash', 'text_hash') + TEXT_KEYS)}")
   for key in ("question", "explanation"):
     if not isinstance(entry.get(key), str) or not entry[key].strip():
       return f"`{key}` must be the translated text"
@@ -97,6 +116,11 @@ def _entry_problem(entry: Any, english: dict[str, Any]) -> Optional[str]:
       return "every option must be a non-empty text (quote numbers and yes/no)"
     if len({o.strip().casefold() for o in options}) != len(options):
       return "two options have the same text: every option must read differently"
+    for index, (theirs, ours) in enumerate(zip(english["options"], options)):
+      if _fixed_parts(theirs) != _fixed_parts(ours):
+        return (f"option {index} does not keep the code and numbers of English option {index} "
+                f"({', '.join(sorted(_fixed_parts(theirs))) or 'none'}): options must stay in "
+                "the English order, since the answer key is the English bank's")
     feedback = entry.get("feedback") or {}
     if not isinstance(feedback, dict) or set(feedback) != set(english["feedback"]):
       wanted = ", ".join(map(str, english["feedback"])) or "none"
@@ -118,6 +142,10 @@ def _entry_problem(entry: Any, english: dict[str, Any]) -> Optional[str]:
     if not isinstance(answer, list) or any(not isinstance(a, str) or not a.strip()
                                            for a in answer):
       return "`answer` must be a list of accepted answers (texts)"
+    from adkcourse.quiz.model import normalize_text
+    if any(not normalize_text(a) for a in answer):
+      return ("an accepted answer is only punctuation or quotes, which would accept any such "
+              "reply: write a word")
   return None
 
 
@@ -130,7 +158,7 @@ def load_entries(lang: str, bank: Any, root: Path) -> tuple[dict[str, dict], lis
     return {}, [Finding(lang, file, "", "missing", f"no translation file for the bank "
                         f"{bank.name} ({len(bank.questions)} questions)")]
   try:
-    _, lines, raw = read(path, "questions")
+    _, lines, raw = read(path, "questions", {"language": lang, "bank": bank.name})
   except TranslationFileError as error:
     return {}, [Finding(lang, file, "", "invalid", str(error), error.line)]
   usable: dict[str, dict] = {}
@@ -149,6 +177,13 @@ def load_entries(lang: str, bank: Any, root: Path) -> tuple[dict[str, dict], lis
       findings.append(Finding(lang, file, question.id, "missing", f'not translated yet: "{words}" '
                               "(translate the entry, then run `python -m adkcourse.i18n accept "
                               f"{lang} {bank.name} {question.id}`)", line))
+    elif entry.get("hash") == question_hash(question) and entry.get("text_hash") != entry_hash(
+        entry):
+      findings.append(Finding(lang, file, question.id, "unaccepted", "the entry is new or "
+                              "changed since it was last accepted: check it against quizzes/"
+                              f"{bank.path.name}, then run `python -m adkcourse.i18n accept {lang} "
+                              f"{bank.name} {question.id}`", line))
+      usable[question.id] = entry
     elif entry.get("hash") != question_hash(question):
       findings.append(Finding(lang, file, question.id, "stale", f'the English question "{words}" '
                               "changed since this translation: update the entry to match "
@@ -202,10 +237,15 @@ def apply_translations(bank: Any, root: Optional[Path] = None) -> Any:
   if root is None:
     return bank
   per_language = {lang: load_entries(lang, bank, root)[0] for lang in LANGUAGES}
-  bank.questions = [translate_question(q, {lang: entries[q.id]
-                                           for lang, entries in per_language.items()
-                                           if q.id in entries})
-                    for q in bank.questions]
+  translated = []
+  for question in bank.questions:
+    entries = {lang: found[question.id] for lang, found in per_language.items()
+               if question.id in found}
+    try:
+      translated.append(translate_question(question, entries))
+    except Exception:  # noqa: BLE001 - a translation must never stop a quiz: English then
+      translated.append(question)
+  bank.questions = translated
   return bank
 
 
@@ -229,8 +269,18 @@ def write(path: Path, lang: str, bank_name: str, entries: dict[str, dict]) -> No
                                            lang=lang)), encoding="utf-8")
 
 
+def _read_for_update(path: Path, lang: str, bank_name: str):
+  """``read`` for the tools that rewrite a file: an error names the file and line."""
+  try:
+    return read(path, "questions", {"language": lang, "bank": bank_name})
+  except TranslationFileError as error:
+    where = f"{shown_path(path)}:{error.line}" if error.line else shown_path(path)
+    raise TranslationFileError(f"{where}: {error} (fix it first: nothing was changed)",
+                               error.line) from None
+
+
 def _ordered(entry: dict) -> dict:
-  return {key: entry[key] for key in ("hash",) + TEXT_KEYS if key in entry}
+  return {key: entry[key] for key in ("hash", "text_hash") + TEXT_KEYS if key in entry}
 
 
 def scaffold(lang: str, bank: Any, root: Path, *, prune: bool = False) -> int:
@@ -239,7 +289,7 @@ def scaffold(lang: str, bank: Any, root: Path, *, prune: bool = False) -> int:
   path = translation_path(lang, bank.name, root)
   raw: dict[str, Any] = {}
   if path.exists():
-    _, _, raw = read(path, "questions")
+    _, _, raw = _read_for_update(path, lang, bank.name)
   ordered: dict[str, dict] = {}
   added = 0
   for question in bank.questions:
@@ -257,17 +307,47 @@ def scaffold(lang: str, bank: Any, root: Path, *, prune: bool = False) -> int:
   return added
 
 
-def accept(lang: str, bank: Any, question_ids: list[str], root: Path) -> list[str]:
-  """Record that the entries of ``question_ids`` translate the current English question."""
+def accept(lang: str, bank: Any, question_ids: list[str], root: Path, *,
+           unchanged: bool = False) -> list[str]:
+  """Record that the entries of ``question_ids`` translate the current English question: sets
+  ``hash`` and ``text_hash``. A stale entry whose words are exactly those accepted before is
+  refused (that would pass off the old translation as current) unless ``unchanged``."""
   path = translation_path(lang, bank.name, root)
-  _, _, raw = read(path, "questions")
+  if not path.exists():
+    raise KeyError(f"{shown_path(path)} does not exist: run `python -m adkcourse.i18n scaffold "
+                   f"{lang}` first")
+  _, _, raw = _read_for_update(path, lang, bank.name)
   for question_id in question_ids:
     question = bank.question(question_id)
     if question_id not in raw:
       raise KeyError(f"{question_id}: no entry to accept; translate it first")
-    problem = _entry_problem(raw[question_id], english_texts(question))
+    entry = raw[question_id]
+    problem = _entry_problem(entry, english_texts(question))
     if problem is not None:
       raise ValueError(f"{question_id}: {problem}")
-    raw[question_id] = _ordered({**raw[question_id], "hash": question_hash(question)})
+    stale = bool(entry.get("hash")) and entry.get("hash") != question_hash(question)
+    if stale and entry.get("text_hash") == entry_hash(entry) and not unchanged:
+      raise ValueError(f"{question_id}: the English question changed but this entry is the one "
+                       "accepted before: update it, or pass --unchanged if the change needs none")
+    raw[question_id] = _ordered({**entry, "hash": question_hash(question),
+                                 "text_hash": entry_hash(entry)})
   write(path, lang, bank.name, raw)
   return list(question_ids)
+
+
+def acceptable(lang: str, bank: Any, root: Path) -> tuple[list[str], list[str]]:
+  """For ``accept --all``: (questions whose entry can be accepted, stale ones skipped because
+  their entry was not touched since it was last accepted)."""
+  path = translation_path(lang, bank.name, root)
+  if not path.exists():
+    return [], []
+  _, _, raw = _read_for_update(path, lang, bank.name)
+  ready, untouched = [], []
+  for question in bank.questions:
+    entry = raw.get(question.id)
+    if not isinstance(entry, dict) or _entry_problem(entry, english_texts(question)):
+      continue
+    stale = bool(entry.get("hash")) and entry.get("hash") != question_hash(question)
+    (untouched if stale and entry.get("text_hash") == entry_hash(entry) else ready).append(
+        question.id)
+  return ready, untouched

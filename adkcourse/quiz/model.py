@@ -362,6 +362,10 @@ def validate_accepted(value: Any) -> Union[list[str], dict[str, list[str]]]:
       if not isinstance(entry, str) or not entry.strip():
         raise _error("accepted_type", f"{where}contains {describe(entry)}: every accepted answer "
                      "must be non-empty text (quote numbers and yes/no)")
+      if not normalize_text(entry):
+        raise _error("accepted_empty", f'{where}contains "{entry}", which is only quotes or '
+                     "punctuation once case, quotes and dots are ignored: it would accept any "
+                     "such reply; write a word")
     return items
   if isinstance(value, dict) and value:
     result = {}
@@ -392,16 +396,17 @@ class TextQuestion(QuestionBase):
     if isinstance(self.answer, list):
       return self.answer
     lang = lang or DEFAULT_LANG
-    # A student may answer in any language the question is written in.
-    first = self.answer.get(lang) or self.answer.get(DEFAULT_LANG) or []
-    rest = [a for key, values in self.answer.items() for a in values]
-    return list(dict.fromkeys(first + rest))
+    # A student may answer in the quiz's language or in English (the source, whose answers a
+    # translation cannot remove); answers written for a third language do not count here, so
+    # one translation cannot change what is graded right in another.
+    first = self.answer.get(lang) or self.answer.get(lang.split("-")[0]) or []
+    return list(dict.fromkeys(first + list(self.answer.get(DEFAULT_LANG) or [])))
 
   def grade(self, response: Any, lang: Optional[str] = None) -> Grade:
     typed = " ".join(str(response or "").split())
     if not typed:
       raise ResponseError(message("prompt_text_empty", lang))
-    wanted = {normalize_text(a) for a in self.accepted()}
+    wanted = {normalize_text(a) for a in self.accepted(lang)}
     return Grade(correct=normalize_text(typed) in wanted, response=typed)
 
   def right_answer(self, lang: Optional[str] = None) -> str:
