@@ -14,6 +14,7 @@ for a usage error (or no sandbox).
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from pathlib import Path
@@ -73,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
   try:
     if args.jobs < 1:
       raise UsageError("--jobs must be at least 1")
-    if args.timeout <= 0:
+    if not math.isfinite(args.timeout) or args.timeout <= 0:
       raise UsageError("--timeout must be a positive number of seconds")
     if args.memory_mb < 256:
       raise UsageError("--memory-mb must be at least 256")

@@ -220,43 +220,68 @@ def _alarm(seconds: Optional[float]) -> Iterator[None]:
     signal.signal(signal.SIGALRM, previous)
 
 
+def alarm_grace(limit: float) -> float:
+  """How long after ``limit`` the alarm stops blocking (synchronous) code: an async call is
+  stopped at ``limit`` by ``asyncio.wait_for``, the alarm is the backstop for code that never
+  yields to the event loop."""
+  return min(1.0, limit / 2)
+
+
 class TimeBudget:
-  """Time limits for the calls of one ``act`` phase, ``calls`` calls within ``total`` seconds.
+  """Time limits for the student's calls in one ``act`` phase: ``calls`` calls, ``total`` seconds.
 
   Why not ``total / calls`` each: the first call of a scenario also pays for cold starts (the
   first run of a Runner, lazy imports), which on a busy machine (a class graded two at a time,
-  CI) can take longer than an even share, and a right answer would be stopped. Here each call
-  may use whatever is left, except half an even share kept for every call still to come: a
-  slow start is absorbed, an endless call still leaves each later call time to be graded, and
-  all calls together never exceed ``total``. ``total=None`` means no limit.
+  CI) can take longer than an even share, and a right answer would be stopped. Here a call may
+  use what is left, except half an even share kept for each call still to come. Only the time
+  spent inside the student's calls counts (``charge``), never the grader's own work between
+  them, and a call's limit leaves room for the alarm's grace, so that even a blocking call that
+  runs to its alarm cannot eat the time kept for the calls after it. ``total=None``: no limit.
   """
 
   def __init__(self, total: Optional[float], calls: int):
-    self.total, self.calls_left = total, max(1, calls)
+    self.total = total
+    self.calls_left = max(1, calls)
     self.reserve = None if total is None else total / self.calls_left / 2
-    self.deadline = None if total is None else time.monotonic() + total
+    self.spent = 0.0
 
   def next(self) -> Optional[float]:
     """The limit for the next call, in seconds (None: no limit)."""
-    self.calls_left = max(1, self.calls_left)
-    if self.deadline is None or self.reserve is None:
+    if self.total is None or self.reserve is None:
       return None
-    left = self.deadline - time.monotonic() - self.reserve * (self.calls_left - 1)
-    self.calls_left -= 1
-    return max(left, 0.05)
+    left = self.total - self.spent - self.reserve * (self.calls_left - 1)
+    self.calls_left = max(1, self.calls_left - 1)
+    # The largest limit L with L + alarm_grace(L) <= left.
+    limit = left - 1.0 if left >= 3.0 else left / 1.5
+    return max(limit, 0.05)
+
+  def charge(self, seconds: float) -> None:
+    """Count ``seconds`` spent in a call against the budget."""
+    self.spent += max(0.0, seconds)
 
 
 async def call_submission(trial: Trial, fn: Callable, *args: Any, is_async: Optional[bool],
                           time_limit: Optional[float] = None, label: Optional[str] = None,
+                          budget: Optional[TimeBudget] = None, share_of: Optional[float] = None,
                           **kwargs: Any) -> Any:
   """Call the student's function, never letting it crash the checks.
 
   Whatever goes wrong (an exception, ``sys.exit``, an endless loop, a missing ``async``)
   becomes a note on the trial; the checks then judge whatever the function managed to do.
   ``is_async`` is the contract (None: not checked here); ``label`` names the function in
-  notes when ``fn`` is a scenario wrapped around the student's code. Returns the function's
-  result, or None.
+  notes when ``fn`` is a scenario wrapped around the student's code. ``budget`` sets
+  ``time_limit`` from a ``TimeBudget`` and charges it the time the call took (``share_of``,
+  the budget's total, then words the timeout note so that notes of several calls merge).
+  Returns the function's result, or None.
   """
+  if budget is not None:
+    time_limit = budget.next()
+    started = time.monotonic()
+    try:
+      return await call_submission(trial, fn, *args, is_async=is_async, time_limit=time_limit,
+                                   label=label, share_of=budget.total, **kwargs)
+    finally:
+      budget.charge(time.monotonic() - started)
   name = label or getattr(fn, "__name__", "the function")
   if is_async and not inspect.iscoroutinefunction(fn):
     trial.notes.append(f"`{name}` is defined with `def`: the contract is `async def` "
@@ -265,7 +290,7 @@ async def call_submission(trial: Trial, fn: Callable, *args: Any, is_async: Opti
     trial.notes.append(f"`{name}` is defined with `async def`: the contract is a plain `def`")
   timed_out = False
   try:
-    with _alarm(None if time_limit is None else time_limit + 1.0):
+    with _alarm(None if time_limit is None else time_limit + alarm_grace(time_limit)):
       result = fn(*args, **kwargs)
       if inspect.isawaitable(result):
         if time_limit is None:
@@ -279,7 +304,9 @@ async def call_submission(trial: Trial, fn: Callable, *args: Any, is_async: Opti
     return result
   except (SubmissionTimeout, asyncio.TimeoutError) as error:
     if isinstance(error, SubmissionTimeout) or timed_out:
-      trial.notes.append(f"`{name}` did not finish within {time_limit:.3g} s and was stopped")
+      limit = (f"its share of the {share_of:g} s time limit" if share_of is not None
+               else f"{time_limit:.3g} s")
+      trial.notes.append(f"`{name}` did not finish within {limit} and was stopped")
     else:
       trial.notes.append(f"`{name}` raised TimeoutError: {error}")
   except (SystemExit, _SubmissionExit) as error:

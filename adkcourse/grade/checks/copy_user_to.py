@@ -410,7 +410,7 @@ async def act(fn: Callable, workdir: Path, setup: dict[str, Any],  # noqa: ARG00
     source, dest = open_service(scenario["source"]), open_service(scenario["dest"])
     try:
       await call_submission(trial, fn, source, dest, scenario["app"], scenario["user"],
-                            is_async=True, time_limit=budget.next())
+                            is_async=True, budget=budget)
     finally:
       await close_service(source)
       await close_service(dest)

@@ -185,7 +185,7 @@ async def act(fn: Callable, workdir: Path, setup: dict[str, Any],  # noqa: ARG00
     with sqlite_secure_delete_off():
       service = SqliteSessionService(scenario["db_path"])
       await call_submission(trial, fn, service, scenario["db_path"], scenario["app"],
-                            scenario["user"], is_async=True, time_limit=budget.next())
+                            scenario["user"], is_async=True, budget=budget)
       del service
     runs.append({"notes": trial.notes})
   return {"runs": runs}

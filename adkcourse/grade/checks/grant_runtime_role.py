@@ -416,7 +416,7 @@ async def act(fn: Callable, workdir: Path, setup: dict[str, Any],  # noqa: ARG00
     for _ in range(2):
       trial = Trial()
       await call_submission(trial, fn, scenario["owner_url"], scenario["database"],
-                            scenario["runtime"], is_async=True, time_limit=budget.next())
+                            scenario["runtime"], is_async=True, budget=budget)
       failed = bool(trial.raised) or any(
           marker in note for note in trial.notes
           for marker in ("raised NotImplementedError", "did not finish", "sys.exit"))

@@ -183,7 +183,7 @@ async def act(fn: Callable, workdir: Path, setup: dict[str, Any],  # noqa: ARG00
   try:
     for turn in script:
       await call_submission(trial, say, turn["user"], turn["session"], turn["text"],
-                            is_async=None, label=TOOL, time_limit=budget.next())
+                            is_async=None, label=TOOL, budget=budget)
   finally:
     adk_logger.setLevel(level)
   notes = list(dict.fromkeys(trial.notes))  # the same failure on every turn: one note

@@ -107,7 +107,7 @@ async def act(fn: Callable, workdir: Path, setup: dict[str, Any],  # noqa: ARG00
   for name in dict.fromkeys(name for name, _ in setup["script"] if name != "probe"):
     user = users[name.split("_")[0]]
     session_ids[name] = (await sessions.create_session(app_name=app, user_id=user)).id
-  budget = TimeBudget(time_limit, len(setup["script"]))
+  budget = TimeBudget(time_limit, sum(name != "probe" for name, _ in setup["script"]))
   raised_on: set[str] = set()
 
   async def say(name: str, text: str) -> None:
@@ -128,7 +128,7 @@ async def act(fn: Callable, workdir: Path, setup: dict[str, Any],  # noqa: ARG00
         continue
       noted = len(trial.notes)
       await call_submission(trial, say, name, text, is_async=True, label=FUNCTION,
-                            time_limit=budget.next())
+                            budget=budget)
       if len(trial.notes) > noted:                       # the turn failed: the callback raised
         raised_on.add(name.split("_")[0])
   finally:
