@@ -159,3 +159,39 @@ def test_views_compare_exact_types():
   assert same({"a": [1, {"b": "x"}]}, {"a": [1, {"b": "x"}]})
   assert not same(1, 1.0) and not same(1, True) and not same({"a": 1}, {"a": 1.0})
   assert not same([1, 2], [2, 1])
+
+
+async def test_copy_user_to_reads_adk_tables_whatever_search_path_a_submission_set():
+  """A submission may own objects in its PostgreSQL database: a schema of look-alike tables put
+  first in the role's search_path must not stand in for ADK's tables when the judge reads."""
+  import asyncpg
+
+  from adkcourse.grade.checks import copy_user_to as exercise
+  from adkcourse.postgres import fresh_database
+
+  url = await fresh_database("search_path_shadow")
+  plain = exercise._plain_url(url)
+  admin = await asyncpg.connect(plain)
+  try:
+    for table, columns in [("sessions", "app_name text, user_id text, id text, state jsonb"),
+                           ("user_states", "app_name text, user_id text, state jsonb"),
+                           ("app_states", "app_name text, state jsonb")]:
+      await admin.execute(f"CREATE TABLE public.{table} ({columns})")
+    await admin.execute("CREATE TABLE public.events (app_name text, user_id text, session_id "
+                        "text, event_data jsonb, id text, invocation_id text, timestamp "
+                        "timestamptz)")
+    await admin.execute("""INSERT INTO public.sessions VALUES ('app', 'ada', 's1', '{"real": 1}')""")
+    await admin.execute("CREATE SCHEMA shadow")
+    await admin.execute("CREATE TABLE shadow.sessions (LIKE public.sessions)")
+    await admin.execute("""INSERT INTO shadow.sessions VALUES ('app', 'ada', 's1', '{"forged": 1}')""")
+    database = (await admin.fetchval("SELECT current_database()"))
+    await admin.execute(f'ALTER DATABASE "{database}" SET search_path = shadow, public')
+  finally:
+    await admin.close()
+  check = await asyncpg.connect(plain)   # a new connection takes the database's setting
+  try:
+    assert await check.fetchval("SELECT state::text FROM sessions") == '{"forged": 1}'
+  finally:
+    await check.close()
+  view = await exercise.read_postgres(url, ["app"])
+  assert "forged" not in str(view) and "real" in str(view)

@@ -151,24 +151,29 @@ def read_sqlite(path: str, apps: Optional[list[str]] = None, trusted: bool = Fal
 
 
 async def read_postgres(url: str, apps: Optional[list[str]] = None) -> Optional[dict[str, Any]]:
-  """A DatabaseSessionService database's view, read with a fresh asyncpg connection."""
+  """A DatabaseSessionService database's view, read with a fresh asyncpg connection.
+
+  ``search_path`` is pinned to ``pg_catalog`` and every table named with its schema: a
+  submission may own objects in this database (a schema, a view, a function named like a
+  table or a cast), and none of them must stand in for ADK's tables when the judge reads."""
   import asyncpg
 
   try:
-    connection = await asyncpg.connect(_plain_url(url))
+    connection = await asyncpg.connect(_plain_url(url), timeout=20,
+                                       server_settings={"search_path": "pg_catalog"})
   except Exception:  # noqa: BLE001
     return None
   try:
     sessions = [tuple(r) for r in await connection.fetch(
-        "SELECT app_name, user_id, id, state::text FROM sessions")]
+        "SELECT app_name, user_id, id, state::text FROM public.sessions")]
     events = [(r[0], r[1], r[2], canonical_event(_loads(r[3]), {
         "id": r[4], "invocation_id": r[5]})) for r in await connection.fetch(
         "SELECT app_name, user_id, session_id, event_data::text, id, invocation_id "
-        "FROM events ORDER BY timestamp, id")]
+        "FROM public.events ORDER BY timestamp, id")]
     users = [tuple(r) for r in await connection.fetch(
-        "SELECT app_name, user_id, state::text FROM user_states")]
+        "SELECT app_name, user_id, state::text FROM public.user_states")]
     app_rows = [tuple(r) for r in await connection.fetch(
-        "SELECT app_name, state::text FROM app_states")]
+        "SELECT app_name, state::text FROM public.app_states")]
   except Exception:  # noqa: BLE001 - tables dropped or changed by the submission
     return None
   finally:
