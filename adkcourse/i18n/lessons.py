@@ -121,21 +121,21 @@ def lesson_findings(lang: str, lesson: str, notebooks_dir: Path = NOTEBOOKS_DIR,
   and every entry whose English cell is gone."""
   path = translation_path(lang, lesson, root)
   file = shown_path(path)
-  notebook = nbformat.read(english_path(lesson, notebooks_dir), as_version=4)
   entries, findings = load(path, lang)
   if not path.exists():
     return [Finding(lang, file, "", "missing", f"no translation file for {lesson}: run "
                     f"`python -m adkcourse.i18n scaffold {lang}` to create it")]
-  cells = markdown_cells(notebook)
+  # Checked on the raw file: nbformat would invent new ids for duplicate or missing ones on
+  # every read, and every translation would look missing.
   raw_ids = [cell.get("id") for cell in json.loads(
       english_path(lesson, notebooks_dir).read_text(encoding="utf-8"))["cells"]]
   repeated = sorted({i for i in raw_ids if i is not None and raw_ids.count(i) > 1})
   if None in raw_ids or repeated:
-    # nbformat would invent new ids on every read: every translation would look missing.
     what = f"the cell id {repeated[0]!r} is used twice" if repeated else "a cell has no id"
     return findings + [Finding(lang, shown_path(english_path(lesson, notebooks_dir)), "",
                                "invalid", f"{what}: give every cell its own id in the English "
                                "notebook (JupyterLab does when it saves), then scaffold")]
+  cells = markdown_cells(nbformat.read(english_path(lesson, notebooks_dir), as_version=4))
   for cell_id, source in cells:
     entry = entries.get(cell_id)
     words = first_words(source)
