@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import io
-import json
 import shutil
 import subprocess
 import tempfile
 import tokenize
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -20,15 +20,14 @@ import pytest
 from adkcourse.postgres import PostgresServer, fresh_database, to_asyncpg_url
 from adkcourse.quiz.bank import check_file
 
+import lesson_source  # tests/lesson_source.py
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "notebooks" / "03_postgres.ipynb"
+_cells = partial(lesson_source.cells, NOTEBOOK)
+_code = partial(lesson_source.code, NOTEBOOK)
 BANK = ROOT / "quizzes" / "03_postgres.yaml"
 SCRIPT = ROOT / "scripts" / "system_postgres.sh"
-
-
-def _code() -> str:
-  cells = json.loads(NOTEBOOK.read_text())["cells"]
-  return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
 
 
 def test_quiz_bank_is_valid_and_long_enough():
@@ -54,7 +53,7 @@ def test_asserted_cells_run_the_scripted_concierge_and_one_live_cell_uses_gemini
   """Issue 13: with a key set no cell crashes. Every Runner of an asserted cell runs
   ``scripted(root_agent)``; one live cell runs the lab's agent on Gemini (skipped without a key);
   the api_server subprocess is told to stay offline, since its replies are asserted."""
-  cells = json.loads(NOTEBOOK.read_text())["cells"]
+  cells = _cells()
   code = _code()
   assert "concierge = scripted(root_agent)" in code and "Runner(agent=root_agent" not in code
   live = [c for c in cells if c["cell_type"] == "code" and "live_agent(" in "".join(c["source"])]
@@ -79,7 +78,7 @@ def test_lesson_shows_concurrent_writers_as_they_are():
 def test_lesson_core_path_is_short():
   """Core path (before "Going further", the exercise and the key points included): at most 60
   cells and about 1,800 words of prose."""
-  cells = json.loads(NOTEBOOK.read_text())["cells"]
+  cells = _cells()
   further = next(i for i, c in enumerate(cells) if "## Going further" in "".join(c["source"]))
   core = cells[:further]
   words = sum(len("".join(c["source"]).split()) for c in core if c["cell_type"] == "markdown")
@@ -95,7 +94,7 @@ def test_lesson_reuses_the_course_plumbing_and_its_style():
   for plumbing in ["subprocess.Popen", "urllib.request", "socket.socket"]:
     assert plumbing not in code, f"{plumbing}: use adkcourse.api_server"
   assert "with sqlite3.connect(" not in code, "wrap sqlite3.connect in contextlib.closing"
-  cells = json.loads(NOTEBOOK.read_text())["cells"]
+  cells = _cells()
   for index, cell in enumerate(cells):
     if cell["cell_type"] != "code":
       continue

@@ -7,10 +7,10 @@ one ``scripts/system_postgres.sh`` starts). Here: what nbval cannot see.
 from __future__ import annotations
 
 import asyncio
-import json
 import shutil
 import ssl
 import subprocess
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -18,14 +18,13 @@ import pytest
 from adkcourse.quiz.bank import check_file
 from adkcourse.tls_postgres import make_self_signed_certificate, start_local_server
 
+import lesson_source  # tests/lesson_source.py
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "notebooks" / "04_production_postgres.ipynb"
+_cells = partial(lesson_source.cells, NOTEBOOK)
+_code = partial(lesson_source.code, NOTEBOOK)
 BANK = ROOT / "quizzes" / "04_production_postgres.yaml"
-
-
-def _code() -> str:
-  cells = json.loads(NOTEBOOK.read_text())["cells"]
-  return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
 
 
 def test_quiz_bank_is_valid_and_long_enough():
@@ -50,7 +49,7 @@ def test_lesson_shows_each_production_topic_with_adk_calls_visible():
 
 def test_lesson_runs_fast_enough_to_stay_in_the_suite():
   """Issue 12: under 20 s headless; the committed run is the evidence nbval re-checks."""
-  cells = json.loads(NOTEBOOK.read_text())["cells"]
+  cells = _cells()
   assert len(cells) <= 60
 
 
@@ -58,7 +57,7 @@ def test_lesson_core_path_is_short_and_its_self_check_reuses_the_roles_server():
   """Core path (before "Going further", exercise and key points included): about 1,800 words.
   The self-check runs on section 1's server with a superuser, so that a server whose role may
   not create roles (the system PostgreSQL pass) costs no second embedded server."""
-  cells = json.loads(NOTEBOOK.read_text())["cells"]
+  cells = _cells()
   further = next(i for i, c in enumerate(cells) if "## Going further" in "".join(c["source"]))
   words = sum(len("".join(c["source"]).split()) for c in cells[:further] if c["cell_type"] == "markdown")
   assert words <= 1800, f"{words} words of prose: move tangents to Going further"

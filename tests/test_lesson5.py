@@ -4,9 +4,9 @@ message (the notebook itself runs under nbval)."""
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from contextlib import closing
+from functools import partial
 from pathlib import Path
 
 from google.adk.cli.utils.service_factory import create_memory_service_from_options
@@ -16,17 +16,13 @@ from google.genai import types
 
 from adkcourse.quiz.bank import check_file
 
+import lesson_source  # tests/lesson_source.py
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "notebooks" / "05_long_term_memory.ipynb"
+_cells = partial(lesson_source.cells, NOTEBOOK)
+_code = partial(lesson_source.code, NOTEBOOK)
 BANK = ROOT / "quizzes" / "05_long_term_memory.yaml"
-
-
-def _cells() -> list[dict]:
-  return json.loads(NOTEBOOK.read_text())["cells"]
-
-
-def _code() -> str:
-  return "\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "code")
 
 
 def _event(text: str, author: str = "user") -> Event:

@@ -6,8 +6,8 @@ on Debian's). Here: what nbval cannot see.
 
 from __future__ import annotations
 
-import json
 import re
+from functools import partial
 from pathlib import Path
 
 from google.adk.sessions import InMemorySessionService
@@ -16,17 +16,13 @@ from google.adk.sessions.sqlite_session_service import SqliteSessionService
 from adkcourse.long_sessions import chat_events, fill_session, raw_sqlite_read
 from adkcourse.quiz.bank import check_file
 
+import lesson_source  # tests/lesson_source.py
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "notebooks" / "06_long_conversations.ipynb"
+_cells = partial(lesson_source.cells, NOTEBOOK)
+_code = partial(lesson_source.code, NOTEBOOK)
 BANK = ROOT / "quizzes" / "06_long_conversations.yaml"
-
-
-def _cells() -> list[dict]:
-  return json.loads(NOTEBOOK.read_text())["cells"]
-
-
-def _code() -> str:
-  return "\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "code")
 
 
 def test_quiz_bank_is_valid_and_long_enough():

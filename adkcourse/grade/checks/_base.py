@@ -262,26 +262,19 @@ class TimeBudget:
 
 async def call_submission(trial: Trial, fn: Callable, *args: Any, is_async: Optional[bool],
                           time_limit: Optional[float] = None, label: Optional[str] = None,
-                          budget: Optional[TimeBudget] = None, share_of: Optional[float] = None,
-                          **kwargs: Any) -> Any:
+                          budget: Optional[TimeBudget] = None, **kwargs: Any) -> Any:
   """Call the student's function, never letting it crash the checks.
 
   Whatever goes wrong (an exception, ``sys.exit``, an endless loop, a missing ``async``)
   becomes a note on the trial; the checks then judge whatever the function managed to do.
   ``is_async`` is the contract (None: not checked here); ``label`` names the function in
   notes when ``fn`` is a scenario wrapped around the student's code. ``budget`` sets
-  ``time_limit`` from a ``TimeBudget`` and charges it the time the call took (``share_of``,
-  the budget's total, then words the timeout note so that notes of several calls merge).
+  ``time_limit`` from a ``TimeBudget`` and is charged the time the call took; its timeout note
+  names the share of the budget's total, so that the notes of several calls merge.
   Returns the function's result, or None.
   """
   if budget is not None:
     time_limit = budget.next()
-    started = time.monotonic()
-    try:
-      return await call_submission(trial, fn, *args, is_async=is_async, time_limit=time_limit,
-                                   label=label, share_of=budget.total, **kwargs)
-    finally:
-      budget.charge(time.monotonic() - started)
   name = label or getattr(fn, "__name__", "the function")
   if is_async and not inspect.iscoroutinefunction(fn):
     trial.notes.append(f"`{name}` is defined with `def`: the contract is `async def` "
@@ -289,6 +282,7 @@ async def call_submission(trial: Trial, fn: Callable, *args: Any, is_async: Opti
   elif is_async is False and inspect.iscoroutinefunction(fn):
     trial.notes.append(f"`{name}` is defined with `async def`: the contract is a plain `def`")
   timed_out = False
+  started = time.monotonic()
   try:
     with _alarm(None if time_limit is None else time_limit + alarm_grace(time_limit)):
       result = fn(*args, **kwargs)
@@ -304,8 +298,8 @@ async def call_submission(trial: Trial, fn: Callable, *args: Any, is_async: Opti
     return result
   except (SubmissionTimeout, asyncio.TimeoutError) as error:
     if isinstance(error, SubmissionTimeout) or timed_out:
-      limit = (f"its share of the {share_of:g} s time limit" if share_of is not None
-               else f"{time_limit:.3g} s")
+      limit = (f"its share of the {budget.total:g} s time limit"
+               if budget is not None and budget.total is not None else f"{time_limit:.3g} s")
       trial.notes.append(f"`{name}` did not finish within {limit} and was stopped")
     else:
       trial.notes.append(f"`{name}` raised TimeoutError: {error}")
@@ -324,6 +318,9 @@ async def call_submission(trial: Trial, fn: Callable, *args: Any, is_async: Opti
     if isinstance(raised, list):
       raised.append({"type": _safe_name(error), "value_error": isinstance(error, ValueError),
                      "message": text})
+  finally:
+    if budget is not None:
+      budget.charge(time.monotonic() - started)
   return None
 
 
