@@ -84,7 +84,8 @@ async def send(runner: Runner, session: Session, text: str) -> list[str]:
 
 def _messages_from_stdin() -> list[str]:
   """The non-empty lines of stdin, up to (not including) a line that is a quit word: a piped
-  `quit` ends the session as it does interactively, instead of being sent to the model."""
+  `quit` ends the run as it does interactively (the session stays stored), instead of being
+  sent to the model."""
   messages = []
   for line in sys.stdin:
     text = line.strip()
