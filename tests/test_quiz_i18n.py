@@ -398,3 +398,28 @@ def test_english_messages_are_the_words_of_the_committed_lesson():
                                                   "kind_numeric", "kind_text")}
   assert f"<h4>{message('quiz')} &middot; {plural('questions', count)}</h4>" in \
       committed["text/html"]
+
+
+@pytest.mark.parametrize("typed, lang, value", [
+    ("1,000", "en", 1000), ("1.000", "id", 1000), ("1.000", "fr", 1000),  # thousands, as written
+    ("1,000", "fr", 1.0), ("1.000", "en", 1.0),       # ... and the decimal separator, as written
+    ("1,234.5", "en", 1234.5), ("1.234,5", "id", 1234.5), ("1.000.000", "id", 1e6),
+    ("1,000,000", "en", 1e6), ("1\u202f000,5", "fr", 1000.5), ("-1,000", "en", -1000),
+    ("0,125", "en", 0.125), ("0.125", "id", 0.125), ("3,5", "en", 3.5), ("10,25", "id", 10.25),
+    ("60", "id", 60), (" 4 ", "fr", 4)])
+def test_numbers_are_read_as_the_quiz_language_writes_them(typed, lang, value):
+  assert parse_number(typed, lang) == value
+
+
+@pytest.mark.parametrize("typed", ["1,00,000", "1.2.3", "1,2.3", "1,,000", "0,000,1", ",", "."])
+def test_separators_that_make_no_number_are_refused(typed):
+  with pytest.raises(ResponseError, match="is not a number"):
+    parse_number(typed, "en")
+
+
+def test_an_indonesian_thousand_is_right_for_a_numeric_question():
+  question = NumericQuestion(id="q", type="numeric", question="Q", answer=1000,
+                             explanation="E")
+  assert question.grade("1.000", "id").correct
+  assert question.grade("1,000", "en").correct
+  assert not question.grade("1,000", "fr").correct  # one, with a decimal comma

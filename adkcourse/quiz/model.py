@@ -300,20 +300,56 @@ class MultipleChoice(_ChoiceQuestion):
                                                 for i in sorted(self.answer))
 
 
+def _grouped(digits: str, separator: str) -> bool:
+  """Whether ``digits`` is an integer written in groups of three, like ``12,345,678``."""
+  return re.fullmatch(rf"[+-]?[1-9]\d{{0,2}}(?:{re.escape(separator)}\d{{3}})+", digits) is not None
+
+
+def _plain_number(cleaned: str, lang: Optional[str]) -> Optional[str]:
+  """``cleaned`` (no spaces) with its thousands separators removed and a ``.`` for its decimal
+  separator, or None when its separators do not make a number.
+
+  Why by language: ``1.000`` is a thousand to an Indonesian reader and ``1,000`` one to an
+  English one, while ``1,000`` is one in French. With both separators the last one is the
+  decimal one (``1.234,5``, ``1,234.5``); a separator used twice groups thousands; one used once
+  groups thousands only when it is the language's grouping separator and three digits follow
+  it after an integer part of 1 to 3 digits not starting with 0; otherwise it is a decimal
+  point (``3,5``, ``0.125``).
+  """
+  decimal = message("decimal_separator", lang)
+  grouping = "." if decimal == "," else ","
+  if "," in cleaned and "." in cleaned:
+    last = max(cleaned.rfind(","), cleaned.rfind("."))
+    integer, fraction = cleaned[:last], cleaned[last + 1:]
+    group = "." if cleaned[last] == "," else ","
+    return integer.replace(group, "") + "." + fraction if _grouped(integer, group) else None
+  separator = "," if "," in cleaned else "." if "." in cleaned else None
+  if separator is None:
+    return cleaned
+  if cleaned.count(separator) > 1:
+    return cleaned.replace(separator, "") if _grouped(cleaned, separator) else None
+  integer, _, fraction = cleaned.partition(separator)
+  if separator == grouping and _grouped(cleaned, separator):
+    return integer + fraction
+  return integer + "." + fraction
+
+
 def parse_number(text: Any, lang: Optional[str] = None) -> float:
-  """A number typed by a student: ``3.5``, ``3,5`` (decimal comma) and ``1 000`` all work. What
-  cannot be read is a ``ResponseError`` whose prompt is in ``lang``."""
+  """A number typed by a student: ``3.5``, ``3,5`` (decimal comma), ``1 000``, and thousands
+  separators as the quiz's language writes them (``1,000`` in English, ``1.000`` in French and
+  Indonesian). What cannot be read is a ``ResponseError`` whose prompt is in ``lang``."""
   if isinstance(text, bool):
     raise ResponseError(message("prompt_number_example", lang))
   if isinstance(text, (int, float)):
     return float(text)
-  cleaned = str(text or "").strip().replace("\u00a0", "").replace(" ", "").replace("_", "")
+  cleaned = re.sub(r"[\s\u00a0\u202f_]", "", str(text or ""))
   if not cleaned:
     raise ResponseError(message("prompt_number_empty", lang))
-  if "," in cleaned and "." not in cleaned:
-    cleaned = cleaned.replace(",", ".")
+  plain = _plain_number(cleaned, lang)
   try:
-    value = float(cleaned)
+    if plain is None:
+      raise ValueError(cleaned)
+    value = float(plain)
   except ValueError:
     raise ResponseError(message("prompt_not_a_number", lang, text=str(text).strip())) from None
   if not math.isfinite(value):
