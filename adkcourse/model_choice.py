@@ -194,14 +194,17 @@ def _rules(model: OfflineModel) -> str:
 def describe_model(model: Union[str, BaseLlm],
                    environ: Optional[Mapping[str, str]] = None) -> str:
   """One line saying which model is in use and where its calls go (never a key)."""
+  env = os.environ if environ is None else environ
   if isinstance(model, OfflineModel) and model.model == PINNED_MODEL:
+    # Not a word on live cells: not every lesson has one, and those that do say so themselves.
     return (f"Model: offline scripted model ({_rules(model)}; no network, no key), "
-            "with or without a key: the asserted cells need its exact replies. Cells marked "
-            "live use Gemini when GOOGLE_API_KEY is set.")
+            "with or without a key: the asserted cells need its exact replies.")
   if isinstance(model, OfflineModel):
+    if env.get(FORCE_OFFLINE_VARIABLE, "").lower() in _TRUE:  # a key would change nothing
+      return (f"Model: offline scripted model ({_rules(model)}; no network, no key), "
+              f"because {FORCE_OFFLINE_VARIABLE} is set, even if a key is.")
     return (f"Model: offline scripted model ({_rules(model)}; no network, no key). "
             "Set GOOGLE_API_KEY to use Gemini.")
-  env = os.environ if environ is None else environ
   name = model if isinstance(model, str) else getattr(model, "model", type(model).__name__)
   fake = fake_endpoint(env)
   if fake:

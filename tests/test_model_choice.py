@@ -28,11 +28,15 @@ def test_live_cells_skip_without_a_key_and_run_with_one(capsys):
 
 
 def test_describe_model_labels_each_case_and_never_shows_a_key():
-  offline = describe_model(OfflineModel(rules=[]))
+  offline = describe_model(OfflineModel(rules=[]), environ={})
   assert offline == ("Model: offline scripted model (0 rules; no network, no key). "
                      "Set GOOGLE_API_KEY to use Gemini.")  # the labs' line
+  forced = describe_model(OfflineModel(rules=[]), environ={"ADKCOURSE_OFFLINE": "1"})
+  assert forced == ("Model: offline scripted model (0 rules; no network, no key), because "
+                    "ADKCOURSE_OFFLINE is set, even if a key is.")  # a key would change nothing
   concierge = scripted(Agent(name="cafe_concierge", model="gemini-2.5-flash"))
-  assert "with or without a key" in describe_model(concierge.model)  # the lessons' line
+  pinned = describe_model(concierge.model, environ={"GOOGLE_API_KEY": KEY})
+  assert "with or without a key" in pinned and "live" not in pinned  # the lessons' line
   url = "http://127.0.0.1:40123"
   fake = describe_model("gemini-2.5-flash", environ={
       "GOOGLE_API_KEY": KEY, "GOOGLE_GEMINI_BASE_URL": url, "ADKCOURSE_FAKE_GEMINI": url})

@@ -1,5 +1,6 @@
 """Class analytics: students' exports merged, per-question statistics that agree with the
-score students saw (scoring.py), a CSV, and 40 generated students in well under 5 seconds."""
+score students saw (scoring.py), and a CSV for 40 generated students. (How long that takes is
+benchmarks/quiz_analytics.py's job: CI does not time things.)"""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -106,20 +106,17 @@ def test_exports_from_real_progress_files_are_read_back(tmp_path, monkeypatch, c
       ["sentinel-multiple", "1: VISIBLE-OPTION-M1", 1], ["sentinel-numeric", "", 0]]
 
 
-def test_forty_generated_students_in_under_five_seconds(tmp_path):
+def test_forty_generated_students_through_the_command(tmp_path):
   files = generate_class(tmp_path / "class", students=40, seed=14)
   assert len(files) == 40 and {f.suffix for f in files} == {".csv", ".json"}
   again = generate_class(tmp_path / "again", students=40, seed=14)
   assert [f.read_bytes() for f in files] == [f.read_bytes() for f in again]  # reproducible
   out_csv = tmp_path / "class.csv"
-  started = time.perf_counter()
   result = subprocess.run([sys.executable, "-m", "adkcourse.quiz", "analytics",
                            str(tmp_path / "class"), "--csv", str(out_csv)],
                           cwd=tmp_path, capture_output=True, text=True, timeout=60,
                           env=os.environ.copy())
-  elapsed = time.perf_counter() - started
   assert result.returncode == 0, result.stderr
-  assert elapsed < 5, f"analytics took {elapsed:.1f} s"
   questions = sum(len(load_bank(p)) for p in sorted((ROOT / "quizzes").glob("*.yaml")))
   with out_csv.open() as handle:
     table = list(csv.DictReader(handle))

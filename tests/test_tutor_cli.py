@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from adkcourse.fake_gemini import VERTEX_VARIABLES
+
 ROOT = Path(__file__).resolve().parent.parent
 MAIN = ROOT / "labs" / "tutor" / "main.py"
 INSPECT = ROOT / "labs" / "tutor" / "inspect_db.py"
@@ -170,7 +172,11 @@ def test_the_readme_transcript_is_what_the_tutor_prints(tmp_path):
   block = re.search(r"```text\n(.*?)```", readme, re.DOTALL).group(1)
   runs = [chunk.strip("\n").splitlines() for chunk in block.split("$ ")[1:]]
   assert len(runs) == 2
-  env = {k: v for k, v in os.environ.items() if k != "TUTOR_DB"}
+  # As a student runs it: no key, no $TUTOR_DB, and not forced offline (the suite's environment
+  # sets ADKCOURSE_OFFLINE, which the tutor's first line reports).
+  unset = {"TUTOR_DB", "ADKCOURSE_OFFLINE", "GOOGLE_API_KEY", "GEMINI_API_KEY",
+           "GOOGLE_GEMINI_BASE_URL", *VERTEX_VARIABLES}
+  env = {k: v for k, v in os.environ.items() if k not in unset}
   for command, *expected in runs:
     argv = shlex.split(command)
     assert argv[:2] == [".venv/bin/python", "labs/tutor/main.py"]
