@@ -44,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
   parser.add_argument("--students", type=int, nargs="+", default=[10, 40, 160])
   parser.add_argument("--repeat", type=int, default=3)
   args = parser.parse_args(argv)
+  if args.repeat < 1 or min(args.students) < 1:
+    parser.error("--repeat and every --students size must be at least 1")
   print(f"{'students':>8}  {'fastest s':>9}  {'median s':>8}  {'students/s':>10}")
   with tempfile.TemporaryDirectory(prefix="adkcourse-bench-") as scratch:
     for students in args.students:

@@ -120,16 +120,23 @@ async def test_raising_after_partial_work_keeps_the_work(tmp_path, error):
 
 
 async def test_endless_coroutine_is_stopped(tmp_path):
+  calls = []
+
   async def forget_user(service, db_path, app_name, user_id):
+    calls.append(user_id)
+    if len(calls) == 2:
+      await asyncio.sleep(1.1)  # the second call is slow before it does its work
     await api_only(service, db_path, app_name, user_id)
     while True:
       await asyncio.sleep(0.05)
 
-  # 3 s for two calls: the first is stopped at 1.5 s, and the 0.75 s kept for the second
-  # gives it a limit of 1 s, enough for its work even on a machine busy running the rest of
-  # the suite (with a 1 s total the second call had 0.33 s, which a loaded CI can miss).
+  # 6 s for two calls, 1.5 s kept for the second. The first may use 4.5 s less 1 s for the
+  # alarm's grace: stopped at 3.5 s. The second then has 2.5 s left, a limit of 2.5 / 1.5 =
+  # 1.67 s: its 1.1 s wait and its work fit, with 0.5 s to spare on a busy machine. Had the
+  # first call been allowed everything but its grace (5 s), the second would get 0.67 s and be
+  # stopped before its work.
   report = await run_exercise_checks("forget_user", forget_user, workdir=tmp_path,
-                                     time_limit=3.0)
+                                     time_limit=6.0)
   # Each scenario's call was stopped, and the first one's endless wait still left the second
   # call the time to do its work (TimeBudget keeps half a share for every call to come).
   assert sum("did not finish within" in note for note in report.notes) == 2

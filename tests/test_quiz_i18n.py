@@ -406,12 +406,16 @@ def test_english_messages_are_the_words_of_the_committed_lesson():
     ("1,234.5", "en", 1234.5), ("1.234,5", "id", 1234.5), ("1.000.000", "id", 1e6),
     ("1,000,000", "en", 1e6), ("1\u202f000,5", "fr", 1000.5), ("-1,000", "en", -1000),
     ("0,125", "en", 0.125), ("0.125", "id", 0.125), ("3,5", "en", 3.5), ("10,25", "id", 10.25),
-    ("60", "id", 60), (" 4 ", "fr", 4)])
+    ("60", "id", 60), (" 4 ", "fr", 4),
+    ("1,000e3", "en", 1e6), ("1.000e3", "id", 1e6), ("1,5e3", "fr", 1500),  # the exponent last
+    ("\uff11,\uff10\uff10\uff10", "en", 1000), ("\u0661,\u0660\u0660\u0660", "en", 1000),  # other digits,
+    ("\uff11\uff0c\uff10\uff10\uff10", "en", 1000), ("\u22125", "en", -5)])                    # same rules
 def test_numbers_are_read_as_the_quiz_language_writes_them(typed, lang, value):
   assert parse_number(typed, lang) == value
 
 
-@pytest.mark.parametrize("typed", ["1,00,000", "1.2.3", "1,2.3", "1,,000", "0,000,1", ",", "."])
+@pytest.mark.parametrize("typed", ["1,00,000", "1.2.3", "1,2.3", "1,,000", "0,000,1", ",", ".",
+                                   "e3", "1,0e", "1e3e3"])
 def test_separators_that_make_no_number_are_refused(typed):
   with pytest.raises(ResponseError, match="is not a number"):
     parse_number(typed, "en")
@@ -423,3 +427,24 @@ def test_an_indonesian_thousand_is_right_for_a_numeric_question():
   assert question.grade("1.000", "id").correct
   assert question.grade("1,000", "en").correct
   assert not question.grade("1,000", "fr").correct  # one, with a decimal comma
+
+
+@pytest.mark.parametrize("typed", [10 ** 400, float("nan"), float("inf"), "inf", "-Infinity", "nan"])
+def test_numbers_that_are_not_finite_get_the_finite_prompt(typed):
+  with pytest.raises(ResponseError, match="^Please type an ordinary number"):
+    parse_number(typed, "en")
+
+
+def test_the_student_is_told_how_a_written_number_was_read():
+  """Separators follow the quiz language (1.500 is 1500 in Indonesian): whenever the answer was
+  written in another form than the plain number, the feedback says how it was read."""
+  question = NumericQuestion(id="q", type="numeric", question="Q", answer=1.5,
+                             explanation="E")
+  wrong = question.grade("1.500", "id")
+  assert not wrong.correct and wrong.feedback == ["Jawaban dibaca sebagai 1500."]
+  assert question.grade("1.5", "fr").feedback == [f"Votre réponse a été lue ainsi{NBSP}: 1,5."]
+  assert question.grade("1,5", "fr").feedback == []          # written as French writes it
+  assert question.grade("1.5", "en").feedback == []
+  assert question.grade("1,500", "en").feedback == ["Your answer was read as 1500."]
+  assert NumericQuestion(id="n", type="numeric", question="Q", answer=1234567,
+                         explanation="E").right_answer("fr") == "1234567"  # never 1,23457e+06

@@ -102,6 +102,11 @@ MESSAGES: dict[str, dict[str, Text]] = {
         "fr": "Saisissez un nombre fini, comme 42 ou 3,5.",
         "id": "Ketik angka biasa, misalnya 42 atau 3,5.",
     },
+    "read_as": {
+        "en": "Your answer was read as {number}.",
+        "fr": f"Votre réponse a été lue ainsi{NBSP}: {{number}}.",
+        "id": "Jawaban dibaca sebagai {number}.",
+    },
     "prompt_text_empty": {
         "en": "Please type your answer, then press Check.",
         "fr": "Saisissez votre réponse, puis appuyez sur Vérifier.",
@@ -321,5 +326,7 @@ def placeholders(text: Text) -> set[str]:
 
 
 def format_number(value: float, lang: Optional[str] = None) -> str:
-  """A number as ``{:g}`` writes it, with the language's decimal separator (3,5 in French)."""
-  return f"{value:g}".replace(".", message("decimal_separator", lang))
+  """A number in its shortest plain form, with the language's decimal separator (3,5 in
+  French): up to 15 significant digits, so 1234567 stays 1234567 (``{:g}`` would write
+  1.23457e+06) and 0.1 + 0.2 is 0,3."""
+  return f"{value:.15g}".replace(".", message("decimal_separator", lang))

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Literal, Optional, Union
 
@@ -302,12 +303,13 @@ class MultipleChoice(_ChoiceQuestion):
 
 def _grouped(digits: str, separator: str) -> bool:
   """Whether ``digits`` is an integer written in groups of three, like ``12,345,678``."""
-  return re.fullmatch(rf"[+-]?[1-9]\d{{0,2}}(?:{re.escape(separator)}\d{{3}})+", digits) is not None
+  return re.fullmatch(rf"[+-]?[1-9][0-9]{{0,2}}(?:{re.escape(separator)}[0-9]{{3}})+",
+                      digits) is not None
 
 
 def _plain_number(cleaned: str, lang: Optional[str]) -> Optional[str]:
-  """``cleaned`` (no spaces) with its thousands separators removed and a ``.`` for its decimal
-  separator, or None when its separators do not make a number.
+  """``cleaned`` (ASCII digits, no spaces, no exponent) with its thousands separators removed
+  and a ``.`` for its decimal separator, or None when its separators do not make a number.
 
   Why by language: ``1.000`` is a thousand to an Indonesian reader and ``1,000`` one to an
   English one, while ``1,000`` is one in French. With both separators the last one is the
@@ -334,6 +336,29 @@ def _plain_number(cleaned: str, lang: Optional[str]) -> Optional[str]:
   return integer + "." + fraction
 
 
+def _ascii(text: str) -> str:
+  """``text`` with compatibility forms folded (full-width ``１，０００``) and every decimal digit
+  of any script as an ASCII digit (``١٢`` is 12), so that separators are judged the same
+  whatever digits carry them; a minus sign (U+2212) becomes ``-``."""
+  folded = unicodedata.normalize("NFKC", text).replace("\u2212", "-")
+  return "".join(str(unicodedata.decimal(ch)) if not ch.isascii() and ch.isdecimal() else ch
+                 for ch in folded)
+
+
+_EXPONENT = re.compile(r"[eE][+-]?[0-9]+$")
+
+
+def _read_number(text: str, lang: Optional[str]) -> Optional[float]:
+  """The number ``text`` (no spaces) writes, or None. An exponent applies to the whole number
+  before it, separators included (``1,000e3`` is a million in English)."""
+  exponent = _EXPONENT.search(text)
+  mantissa, tail = (text[:exponent.start()], exponent.group(0)) if exponent else (text, "")
+  plain = _plain_number(mantissa, lang) if mantissa else None
+  if plain is None or not re.fullmatch(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)", plain):
+    return None
+  return float(plain + tail)
+
+
 def parse_number(text: Any, lang: Optional[str] = None) -> float:
   """A number typed by a student: ``3.5``, ``3,5`` (decimal comma), ``1 000``, and thousands
   separators as the quiz's language writes them (``1,000`` in English, ``1.000`` in French and
@@ -341,17 +366,20 @@ def parse_number(text: Any, lang: Optional[str] = None) -> float:
   if isinstance(text, bool):
     raise ResponseError(message("prompt_number_example", lang))
   if isinstance(text, (int, float)):
-    return float(text)
-  cleaned = re.sub(r"[\s\u00a0\u202f_]", "", str(text or ""))
-  if not cleaned:
-    raise ResponseError(message("prompt_number_empty", lang))
-  plain = _plain_number(cleaned, lang)
-  try:
-    if plain is None:
-      raise ValueError(cleaned)
-    value = float(plain)
-  except ValueError:
-    raise ResponseError(message("prompt_not_a_number", lang, text=str(text).strip())) from None
+    try:
+      value = float(text)
+    except OverflowError:
+      raise ResponseError(message("prompt_finite_number", lang)) from None
+  else:
+    cleaned = re.sub(r"[\s_]", "", _ascii(str(text or "")))
+    if not cleaned:
+      raise ResponseError(message("prompt_number_empty", lang))
+    read = _read_number(cleaned, lang)
+    if read is None:
+      if cleaned.lower().lstrip("+-") in {"inf", "infinity", "nan"}:
+        raise ResponseError(message("prompt_finite_number", lang))
+      raise ResponseError(message("prompt_not_a_number", lang, text=str(text).strip()))
+    value = read
   if not math.isfinite(value):
     raise ResponseError(message("prompt_finite_number", lang))
   return value
@@ -378,7 +406,13 @@ class NumericQuestion(QuestionBase):
   def grade(self, response: Any, lang: Optional[str] = None) -> Grade:
     value = parse_number(response, lang)
     correct = abs(value - self.answer) <= self.tolerance + 1e-9 * max(1.0, abs(self.answer))
-    return Grade(correct=correct, response=int(value) if value.is_integer() else value)
+    # Separators are read by the quiz language's rules (1.500 is 1500 in French): say how the
+    # answer was read whenever it was written in another form than the plain number.
+    shown = format_number(value, lang)
+    typed = response.strip() if isinstance(response, str) else shown
+    feedback = [] if typed == shown else [message("read_as", lang, number=shown)]
+    return Grade(correct=correct, response=int(value) if value.is_integer() else value,
+                 feedback=feedback)
 
   def right_answer(self, lang: Optional[str] = None) -> str:
     number = format_number(self.answer, lang)
