@@ -35,6 +35,20 @@ def to_asyncpg_url(url: str) -> str:
   return f"{_ASYNC_SCHEME}://{rest}"
 
 
+def asyncpg_dsn(url: str) -> str:
+  """Any PostgreSQL URL in the form ``asyncpg.connect`` itself takes (``postgresql://``): for
+  reading the server directly, next to the ADK service that uses the ``+asyncpg`` form."""
+  return "postgresql://" + to_asyncpg_url(url).split("://", 1)[1]
+
+
+async def connect(url: str, **settings: str):
+  """A plain asyncpg connection to ``url`` (any PostgreSQL form), with server ``settings`` such
+  as ``search_path="pg_catalog"`` for a reader that must not see a submission's look-alikes."""
+  import asyncpg
+
+  return await asyncpg.connect(asyncpg_dsn(url), server_settings=settings or None, timeout=20)
+
+
 @dataclass
 class PostgresServer:
   """A running server: its admin URL (async form), and whether the course started it."""
@@ -144,7 +158,7 @@ async def fresh_database(name: str, server: Optional[PostgresServer] = None) -> 
   if not name.replace("_", "").isalnum():
     raise ValueError(f"database name must be letters, digits and '_': {name!r}")
   server = server or postgres_server()
-  admin = await asyncpg.connect(server.url.replace(f"{_ASYNC_SCHEME}://", "postgresql://", 1))
+  admin = await asyncpg.connect(asyncpg_dsn(server.url))
   try:
     await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     await admin.execute(f'CREATE DATABASE "{name}"')
@@ -158,8 +172,7 @@ async def server_version(url: str) -> str:
   ``server_version_num``, so Debian's or Homebrew's suffixes do not get in the way)."""
   import asyncpg
 
-  connection = await asyncpg.connect(to_asyncpg_url(url).replace(f"{_ASYNC_SCHEME}://",
-                                                                  "postgresql://", 1))
+  connection = await asyncpg.connect(asyncpg_dsn(url))
   try:
     number = int(await connection.fetchval("SHOW server_version_num"))
   finally:

@@ -167,10 +167,10 @@ async def test_copy_user_to_reads_adk_tables_whatever_search_path_a_submission_s
   import asyncpg
 
   from adkcourse.grade.checks import copy_user_to as exercise
-  from adkcourse.postgres import fresh_database
+  from adkcourse.postgres import asyncpg_dsn, fresh_database
 
   url = await fresh_database("search_path_shadow")
-  plain = exercise._plain_url(url)
+  plain = asyncpg_dsn(url)
   admin = await asyncpg.connect(plain)
   try:
     for table, columns in [("sessions", "app_name text, user_id text, id text, state jsonb"),

@@ -9,12 +9,12 @@ import asyncpg
 from adkcourse.grade import run_exercise_checks
 from adkcourse.grade.checks import Resources
 from adkcourse.grade.checks import grant_runtime_role as exercise
-from adkcourse.postgres import postgres_server
+from adkcourse.postgres import asyncpg_dsn, postgres_server
 from labs.exercises.grant_runtime_role import grant_runtime_role as stub
 
 
 async def _leftovers() -> tuple[set, set]:
-  admin = await asyncpg.connect(exercise.plain_url(postgres_server().url))
+  admin = await asyncpg.connect(asyncpg_dsn(postgres_server().url))
   try:
     roles = {r[0] for r in await admin.fetch("SELECT rolname FROM pg_roles")}
     databases = {r[0] for r in await admin.fetch("SELECT datname FROM pg_database")}

@@ -45,6 +45,7 @@ from google.adk.events import Event
 from google.adk.sessions.sqlite_session_service import SqliteSessionService
 
 from ..safe_sqlite import open_untrusted
+from ...postgres import connect
 from ._base import Exercise, Resources, TimeBudget, Trial, call_submission, check, untrusted_notes, \
   untrusted_raised
 from ._world import (FIRST_NAMES, Clock, app_name, conversation_turn, quoted_user_id, rng_for,
@@ -53,15 +54,9 @@ from ._world import (FIRST_NAMES, Clock, app_name, conversation_turn, quoted_use
 AGENT = "tutor_agent"
 PREFIXES = ("user:", "app:", "temp:")
 LEVELS = ("beginner", "novice", "intermediate", "advanced", "expert", "mentor")
-ASYNC_SCHEME = "postgresql+asyncpg://"
 
 
 # --- the stores: build them, and read them back the same way whatever the backend -------------
-
-def _plain_url(url: str) -> str:
-  """asyncpg's form of a SQLAlchemy ``postgresql+asyncpg://`` URL."""
-  return "postgresql://" + url[len(ASYNC_SCHEME):] if url.startswith(ASYNC_SCHEME) else url
-
 
 def open_service(store: dict[str, Any]):
   """A session service on ``store`` ({"kind": "sqlite", "path"} or {"kind": "postgres", "url"})."""
@@ -156,11 +151,8 @@ async def read_postgres(url: str, apps: Optional[list[str]] = None) -> Optional[
   ``search_path`` is pinned to ``pg_catalog`` and every table named with its schema: a
   submission may own objects in this database (a schema, a view, a function named like a
   table or a cast), and none of them must stand in for ADK's tables when the judge reads."""
-  import asyncpg
-
   try:
-    connection = await asyncpg.connect(_plain_url(url), timeout=20,
-                                       server_settings={"search_path": "pg_catalog"})
+    connection = await connect(url, search_path="pg_catalog")
   except Exception:  # noqa: BLE001
     return None
   try:
@@ -304,11 +296,9 @@ LABELS = {
 
 
 async def _create_database(admin_url: str, name: str) -> str:
-  import asyncpg
-
   from adkcourse.postgres import PostgresServer
 
-  admin = await asyncpg.connect(_plain_url(admin_url))
+  admin = await connect(admin_url)
   try:
     await admin.execute(f'CREATE DATABASE "{name}"')
     # A trial's data need not survive a crash: commits without waiting for the disk.
@@ -388,13 +378,11 @@ async def prepare(workdir: Path, resources: Resources) -> dict[str, Any]:
 
 async def cleanup(setup: dict[str, Any], resources: Resources) -> None:
   """Drop the databases ``prepare`` created (a per-trial server may just be thrown away)."""
-  import asyncpg
-
   names = [n for n in setup.get("databases", []) if isinstance(n, str)
            and n.replace("_", "").isalnum()]
   if not names or not resources.postgres_url:
     return
-  admin = await asyncpg.connect(_plain_url(resources.postgres_url))
+  admin = await connect(resources.postgres_url)
   try:
     for name in names:
       await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

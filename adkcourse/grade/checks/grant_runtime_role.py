@@ -40,10 +40,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional
 
+from ...postgres import connect
 from ._base import Exercise, Resources, TimeBudget, Trial, call_submission, check, untrusted_notes
 from ._world import Clock, conversation_turn, rng_for, secret
 
-ASYNC_SCHEME = "postgresql+asyncpg://"
 APP = "cafe_concierge"
 DML = ("SELECT", "INSERT", "UPDATE", "DELETE")
 ADK_TABLES = ("sessions", "events", "app_states", "user_states", "adk_internal_metadata")
@@ -90,11 +90,6 @@ def literal(text: str) -> str:
   return "'" + text.replace("'", "''") + "'"
 
 
-def plain_url(url: str) -> str:
-  """asyncpg's form of a SQLAlchemy ``postgresql+asyncpg://`` URL."""
-  return "postgresql://" + url[len(ASYNC_SCHEME):] if url.startswith(ASYNC_SCHEME) else url
-
-
 def url_for(admin_url: str, database: str, user: Optional[str] = None,
             password: Optional[str] = None) -> str:
   """``admin_url`` (async form) on another database, optionally as another role."""
@@ -104,12 +99,6 @@ def url_for(admin_url: str, database: str, user: Optional[str] = None,
   if user is not None:
     url = url.set(username=user, password=password)
   return url.render_as_string(hide_password=False)
-
-
-async def connect(url: str, **settings: str):
-  import asyncpg
-
-  return await asyncpg.connect(plain_url(url), server_settings=settings or None, timeout=20)
 
 
 def pg_message(error: BaseException) -> str:
