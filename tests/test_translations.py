@@ -19,6 +19,7 @@ from adkcourse.i18n import LANGUAGES, source_hash
 from adkcourse.i18n import lessons as lesson_tr
 from adkcourse.i18n import quizzes as quiz_tr
 from adkcourse.i18n.cli import findings, render_quiz
+from adkcourse.i18n.yamlfile import TranslationFileError
 from adkcourse.quiz.bank import check_file, load_bank
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,9 +28,15 @@ PAIRS = [(lang, lesson) for lang in LANGUAGES for lesson in LESSONS]
 QUIZ_MIMES = {"text/html", "text/plain"}
 
 
-def _check(cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
-  return subprocess.run([sys.executable, "-m", "adkcourse.i18n", "check"], cwd=cwd, env=env,
-                        capture_output=True, text=True, timeout=300)
+def _run(copy: Path, *args: str) -> subprocess.CompletedProcess:
+  """``python -m adkcourse.i18n ARGS`` in a copy of the course, on the copy's package."""
+  return subprocess.run([sys.executable, "-m", "adkcourse.i18n", *args], cwd=copy,
+                        env=_env(copy), capture_output=True, text=True, timeout=300)
+
+
+def _env(copy: Path) -> dict:
+  # The copy's package comes first, so its REPO_ROOT is the copy.
+  return {**os.environ, "PYTHONPATH": str(copy)}
 
 
 def test_every_translation_is_current_complete_and_generated():
@@ -154,13 +161,8 @@ def course_copy(tmp_path_factory) -> Path:
   return copy
 
 
-def _env(copy: Path) -> dict:
-  # The copy's package comes first, so its REPO_ROOT is the copy.
-  return {**os.environ, "PYTHONPATH": str(copy)}
-
-
 def test_check_fails_when_an_english_cell_changes(course_copy):
-  first = _check(course_copy, _env(course_copy))
+  first = _run(course_copy, "check")
   assert first.returncode == 0, first.stdout + first.stderr
   path = course_copy / "notebooks" / f"{LESSONS[0]}.ipynb"
   notebook = nbformat.read(path, as_version=4)
@@ -168,7 +170,7 @@ def test_check_fails_when_an_english_cell_changes(course_copy):
   cell.source = "A sentence the translators have not seen yet. " + cell.source
   nbformat.write(notebook, path)
   try:
-    after = _check(course_copy, _env(course_copy))
+    after = _run(course_copy, "check")
     assert after.returncode == 1
     for lang in LANGUAGES:
       line = next(line for line in after.stdout.splitlines()
@@ -190,7 +192,7 @@ def test_check_fails_when_an_english_question_changes(course_copy):
   assert first_option in original
   path.write_text(original.replace(first_option, first_option + " (edited)", 1), encoding="utf-8")
   try:
-    after = _check(course_copy, _env(course_copy))
+    after = _run(course_copy, "check")
     assert after.returncode == 1
     for lang in LANGUAGES:
       assert re.search(rf"translations/{lang}/quizzes/{LESSONS[0]}\.yaml:\d+: {question.id}: "
@@ -326,13 +328,10 @@ def test_accept_finds_named_cell_ids_and_question_ids(course_copy):
            and not re.fullmatch(r"[0-9a-f]{8}", c.id)]
   bank = load_bank(ROOT / "quizzes" / f"{LESSONS[0]}.yaml")
   ids = named[:1] + [bank.questions[0].id]
-  done = subprocess.run([sys.executable, "-m", "adkcourse.i18n", "accept", "fr", LESSONS[0], *ids],
-                        cwd=course_copy, env=_env(course_copy), capture_output=True, text=True)
+  done = _run(course_copy, "accept", "fr", LESSONS[0], *ids)
   assert done.returncode == 0, done.stderr
   assert f"accepted {len(named[:1])} cells and 1 questions" in done.stderr
-  wrong = subprocess.run([sys.executable, "-m", "adkcourse.i18n", "accept", "fr", LESSONS[0],
-                          "no-such-id"], cwd=course_copy, env=_env(course_copy),
-                         capture_output=True, text=True)
+  wrong = _run(course_copy, "accept", "fr", LESSONS[0], "no-such-id")
   assert wrong.returncode != 0 and "no-such-id" in wrong.stderr
 
 
@@ -411,11 +410,6 @@ def test_no_prose_was_accepted_untranslated(lang):
 
 
 # -- what a careless or hurried contributor could do (found by an attack on this machinery) -----
-
-def _run(copy: Path, *args: str) -> subprocess.CompletedProcess:
-  return subprocess.run([sys.executable, "-m", "adkcourse.i18n", *args], cwd=copy,
-                        env=_env(copy), capture_output=True, text=True, timeout=300)
-
 
 def test_accept_refuses_a_stale_translation_nobody_updated(course_copy):
   """`accept` records that a translation matches the English: for a stale entry whose text is
@@ -518,15 +512,30 @@ def test_a_changed_widget_word_makes_its_translations_stale(course_copy):
     messages.write_text(saved, encoding="utf-8")
 
 
-def test_duplicate_cell_ids_in_the_english_notebook_are_named(tmp_path):
+def _notebooks_with_a_duplicate_cell_id(tmp_path: Path) -> tuple[Path, dict]:
+  """A notebooks folder holding lesson 1 with cell 2's id set to cell 1's (and that notebook)."""
   notebooks = tmp_path / "notebooks"
   notebooks.mkdir()
   raw = json.loads((ROOT / "notebooks" / f"{LESSONS[0]}.ipynb").read_text(encoding="utf-8"))
   raw["cells"][2]["id"] = raw["cells"][1]["id"]
   (notebooks / f"{LESSONS[0]}.ipynb").write_text(json.dumps(raw), encoding="utf-8")
+  return notebooks, raw
+
+
+def test_duplicate_cell_ids_in_the_english_notebook_are_named(tmp_path):
+  notebooks, raw = _notebooks_with_a_duplicate_cell_id(tmp_path)
   found = lesson_tr.lesson_findings("fr", LESSONS[0], notebooks, ROOT / "translations")
   assert [f.kind for f in found] == ["invalid"]
   assert f"{raw['cells'][1]['id']!r} is used twice" in found[0].message
+
+
+def test_scaffold_refuses_an_english_notebook_with_a_duplicate_cell_id(tmp_path):
+  """nbformat would invent random ids for the repeated cells: scaffold would write them."""
+  notebooks, raw = _notebooks_with_a_duplicate_cell_id(tmp_path)
+  root = tmp_path / "translations"
+  with pytest.raises(TranslationFileError, match=f"{raw['cells'][1]['id']!r} is used twice"):
+    lesson_tr.scaffold("fr", LESSONS[0], notebooks_dir=notebooks, root=root)
+  assert not root.exists()
 
 
 def test_only_a_quiz_call_gets_the_quiz_output():

@@ -34,23 +34,27 @@ def render_quiz(bank_name: str, lang: str) -> dict[str, str]:
   return {"text/html": quiz.html_fallback(), "text/plain": quiz.text_fallback()}
 
 
+def _bank_paths() -> list[Path]:
+  """The English banks' files (``quizzes/*.yaml``, ``*.yml``), as ``python -m adkcourse.quiz
+  check`` lists them."""
+  from adkcourse.quiz.bank import bank_files
+  return bank_files([QUIZZES_DIR])[0]
+
+
 def _banks() -> list:
+  """The valid English banks (``python -m adkcourse.quiz check`` reports the others)."""
   from adkcourse.quiz.bank import check_file
-  found = []
-  for path in sorted(QUIZZES_DIR.glob("*.yaml")):
-    bank, problems = check_file(path)
-    if bank is not None:
-      found.append(bank)
-  return found
+  return [bank for bank, _ in map(check_file, _bank_paths()) if bank is not None]
 
 
 def findings(langs: Sequence[str], *, generated: bool = True) -> list[Finding]:
   """Every finding for ``langs``: lessons, quizzes and (optionally) the generated notebooks."""
   result: list[Finding] = []
+  banks = _banks()
   for lang in langs:
     for lesson in lessons.lesson_names():
       result += lessons.lesson_findings(lang, lesson)
-    for bank in _banks():
+    for bank in banks:
       result += quizzes.bank_findings(lang, bank, TRANSLATIONS_DIR)
     if generated:
       for lesson in lessons.lesson_names():
@@ -63,7 +67,7 @@ def findings(langs: Sequence[str], *, generated: bool = True) -> list[Finding]:
 def _orphan_files(lang: str) -> list[Finding]:
   """Files of ``lang`` left behind by a renamed or deleted lesson or bank."""
   names = set(lessons.lesson_names())
-  banks = {p.stem for p in QUIZZES_DIR.glob("*.yaml")}
+  banks = {p.stem for p in _bank_paths()}
   found = []
   for path, known, what in [
       *[(p, names, "English lesson") for p in sorted((NOTEBOOKS_DIR / lang).glob("*.ipynb"))],
@@ -122,11 +126,12 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _scaffold(args: argparse.Namespace) -> int:
+  banks = _banks()
   for lang in _langs(args.langs):
     added = sum(lessons.scaffold(lang, lesson, prune=args.prune)
                 for lesson in lessons.lesson_names())
     added += sum(quizzes.scaffold(lang, bank, TRANSLATIONS_DIR, prune=args.prune)
-                 for bank in _banks())
+                 for bank in banks)
     print(f"{lang}: {added} entries added under {TRANSLATIONS_DIR.name}/{lang}/", file=sys.stderr)
   return 0
 
@@ -153,22 +158,20 @@ def _accept(args: argparse.Namespace) -> int:
   questions: list[str] = []
   skipped: list[str] = []
   if args.all:
+    skipped_cells: list[str] = []
+    skipped_questions: list[str] = []
     if is_lesson:
-      cells, untouched = lessons.acceptable(lang, args.name)
-      skipped += untouched
+      cells, skipped_cells = lessons.acceptable(lang, args.name)
     if bank is not None:
-      questions, untouched = quizzes.acceptable(lang, bank, TRANSLATIONS_DIR)
-      skipped += untouched
+      questions, skipped_questions = quizzes.acceptable(lang, bank, TRANSLATIONS_DIR)
     if args.unchanged:
-      cells, questions = cells + [i for i in skipped if not _is_question(bank, i)], \
-          questions + [i for i in skipped if _is_question(bank, i)]
-      skipped = []
+      cells, questions = cells + skipped_cells, questions + skipped_questions
+    else:
+      skipped = skipped_cells + skipped_questions
   else:
     cell_ids: set[str] = set()
     if is_lesson:
-      import nbformat
-      cell_ids = {cell_id for cell_id, _ in lessons.markdown_cells(
-          nbformat.read(NOTEBOOKS_DIR / f"{args.name}.ipynb", as_version=4))}
+      cell_ids = set(lessons.english_cells(args.name)[1])
     question_ids = {q.id for q in bank.questions} if bank is not None else set()
     for item in ids:
       if item in cell_ids and item in question_ids:
@@ -192,10 +195,6 @@ def _accept(args: argparse.Namespace) -> int:
           "(update them first; --unchanged if the English change needs none)", file=sys.stderr)
     return 1
   return 0
-
-
-def _is_question(bank, item: str) -> bool:
-  return bank is not None and any(q.id == item for q in bank.questions)
 
 
 def _generate(args: argparse.Namespace) -> int:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
+
+if TYPE_CHECKING:
+  from .yamlfile import TranslationFileError
 
 KINDS = ("invalid", "missing", "stale", "unaccepted", "orphan", "outdated")
 """invalid: the file cannot be used as written; missing: no translation yet; stale: made from an
@@ -27,6 +30,11 @@ class Finding:
     place = f"{self.file}:{self.line}" if self.line else self.file
     where = f" {self.where}:" if self.where else ""
     return f"{place}:{where} [{self.kind}] {self.message}"
+
+  @classmethod
+  def invalid(cls, language: str, error: TranslationFileError) -> Finding:
+    """A whole file that cannot be used: where and why, from the error."""
+    return cls(language, error.file, "", "invalid", error.message, error.line)
 
 
 def shown_path(path: Path) -> str:

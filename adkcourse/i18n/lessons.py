@@ -81,6 +81,24 @@ def _source(cell: Any) -> str:
   return "".join(source) if isinstance(source, list) else source
 
 
+def english_cells(lesson: str, notebooks_dir: Path = NOTEBOOKS_DIR) -> tuple[Any, dict[str, str]]:
+  """The English notebook of ``lesson`` and its markdown cells (id -> source, in order).
+
+  Raises ``TranslationFileError`` when a cell id is used twice or missing, checked on the raw
+  file: nbformat would invent new ids for those on every read, so every translation would look
+  missing and ``scaffold`` would write random ids."""
+  path = english_path(lesson, notebooks_dir)
+  text = path.read_text(encoding="utf-8")
+  raw_ids = [cell.get("id") for cell in json.loads(text)["cells"]]
+  repeated = sorted({i for i in raw_ids if i is not None and raw_ids.count(i) > 1})
+  if None in raw_ids or repeated:
+    what = f"the cell id {repeated[0]!r} is used twice" if repeated else "a cell has no id"
+    raise TranslationFileError(f"{what}: give every cell its own id in the English notebook "
+                               "(JupyterLab does when it saves), then scaffold",
+                               file=shown_path(path))
+  notebook = nbformat.reads(text, as_version=4)
+  return notebook, dict(markdown_cells(notebook))
+
 
 def load(path: Path, lang: str) -> tuple[dict[str, CellTranslation], list[Finding]]:
   """The usable entries of a translation file, and a finding for every entry that is not."""
@@ -90,7 +108,7 @@ def load(path: Path, lang: str) -> tuple[dict[str, CellTranslation], list[Findin
   try:
     _, lines, raw = read(path, "cells", {"language": lang, "lesson": path.stem})
   except TranslationFileError as error:
-    return {}, [Finding(lang, file, "", "invalid", str(error), error.line)]
+    return {}, [Finding.invalid(lang, error)]
   entries: dict[str, CellTranslation] = {}
   findings: list[Finding] = []
   for cell_id, entry in raw.items():
@@ -125,18 +143,11 @@ def lesson_findings(lang: str, lesson: str, notebooks_dir: Path = NOTEBOOKS_DIR,
   if not path.exists():
     return [Finding(lang, file, "", "missing", f"no translation file for {lesson}: run "
                     f"`python -m adkcourse.i18n scaffold {lang}` to create it")]
-  # Checked on the raw file: nbformat would invent new ids for duplicate or missing ones on
-  # every read, and every translation would look missing.
-  raw_ids = [cell.get("id") for cell in json.loads(
-      english_path(lesson, notebooks_dir).read_text(encoding="utf-8"))["cells"]]
-  repeated = sorted({i for i in raw_ids if i is not None and raw_ids.count(i) > 1})
-  if None in raw_ids or repeated:
-    what = f"the cell id {repeated[0]!r} is used twice" if repeated else "a cell has no id"
-    return findings + [Finding(lang, shown_path(english_path(lesson, notebooks_dir)), "",
-                               "invalid", f"{what}: give every cell its own id in the English "
-                               "notebook (JupyterLab does when it saves), then scaffold")]
-  cells = markdown_cells(nbformat.read(english_path(lesson, notebooks_dir), as_version=4))
-  for cell_id, source in cells:
+  try:
+    _, cells = english_cells(lesson, notebooks_dir)
+  except TranslationFileError as error:
+    return findings + [Finding.invalid(lang, error)]
+  for cell_id, source in cells.items():
     entry = entries.get(cell_id)
     words = first_words(source)
     if entry is None:
@@ -160,9 +171,8 @@ def lesson_findings(lang: str, lesson: str, notebooks_dir: Path = NOTEBOOKS_DIR,
                               "was edited by hand; run `python -m adkcourse.i18n accept "
                               f"{lang} {lesson} {cell_id}` once `text` translates the current "
                               "English", entry.line))
-  known = {cell_id for cell_id, _ in cells}
   for cell_id, entry in entries.items():
-    if cell_id not in known:
+    if cell_id not in cells:
       findings.append(Finding(lang, file, cell_id, "orphan", "no markdown cell has this id in "
                               f"{english_path(lesson, notebooks_dir).name} any more: remove the "
                               f"entry (`python -m adkcourse.i18n scaffold {lang} --prune`)",
@@ -174,8 +184,7 @@ def english_diff(lang: str, lesson: str, cell_id: str, notebooks_dir: Path = NOT
                  root: Path = TRANSLATIONS_DIR) -> str:
   """What changed in the English cell since it was translated (a unified diff of ``en``)."""
   entries, _ = load(translation_path(lang, lesson, root), lang)
-  notebook = nbformat.read(english_path(lesson, notebooks_dir), as_version=4)
-  current = dict(markdown_cells(notebook)).get(cell_id, "")
+  current = english_cells(lesson, notebooks_dir)[1].get(cell_id, "")
   before = entries[cell_id].en if cell_id in entries else ""
   return "".join(difflib.unified_diff(normalized(before).splitlines(True),
                                       normalized(current).splitlines(True),
@@ -210,10 +219,10 @@ def scaffold(lang: str, lesson: str, *, prune: bool = False, notebooks_dir: Path
   entries, problems = load(path, lang)
   if problems:
     raise TranslationFileError("; ".join(str(p) for p in problems))
-  notebook = nbformat.read(english_path(lesson, notebooks_dir), as_version=4)
+  _, cells = english_cells(lesson, notebooks_dir)
   ordered: dict[str, CellTranslation] = {}
   added = 0
-  for cell_id, source in markdown_cells(notebook):
+  for cell_id, source in cells.items():
     if cell_id in entries:
       ordered[cell_id] = entries[cell_id]
     else:
@@ -237,7 +246,7 @@ def accept(lang: str, lesson: str, cell_ids: Iterable[str], *, unchanged: bool =
   entries, problems = load(path, lang)
   if problems:
     raise TranslationFileError("; ".join(str(p) for p in problems))
-  current = dict(markdown_cells(nbformat.read(english_path(lesson, notebooks_dir), as_version=4)))
+  _, current = english_cells(lesson, notebooks_dir)
   changed = []
   for cell_id in cell_ids:
     if cell_id not in current:
@@ -263,7 +272,7 @@ def acceptable(lang: str, lesson: str, *, notebooks_dir: Path = NOTEBOOKS_DIR,
   """For ``accept --all``: (cells whose translation can be accepted, stale cells skipped because
   their text was not touched since it was last accepted)."""
   entries, _ = load(translation_path(lang, lesson, root), lang)
-  current = dict(markdown_cells(nbformat.read(english_path(lesson, notebooks_dir), as_version=4)))
+  _, current = english_cells(lesson, notebooks_dir)
   ready, untouched = [], []
   for cell_id, entry in entries.items():
     if cell_id not in current or not entry.text.strip():
@@ -332,7 +341,7 @@ def translated_notebook(lang: str, lesson: str, *, render: QuizRenderer,
   """The ``lang`` notebook of ``lesson``: current translations in place of the English markdown
   (a cell without a current translation stays English, and ``check`` fails on it), code cells
   and outputs copied, and the quiz cell's fallback output rendered in ``lang``."""
-  english = nbformat.read(english_path(lesson, notebooks_dir), as_version=4)
+  english, _ = english_cells(lesson, notebooks_dir)
   entries, _ = load(translation_path(lang, lesson, root), lang)
   siblings = set(lesson_names(notebooks_dir))
   notebook = copy.deepcopy(english)
@@ -375,8 +384,11 @@ def generated_findings(lang: str, lesson: str, *, render: QuizRenderer,
   """A finding when ``notebooks/<lang>/<lesson>.ipynb`` is missing or differs from what
   ``generate`` would write now (an English notebook re-run, a translation edited)."""
   path = generated_path(lang, lesson, notebooks_dir)
-  expected = notebook_text(translated_notebook(lang, lesson, render=render,
-                                               notebooks_dir=notebooks_dir, root=root))
+  try:
+    expected = notebook_text(translated_notebook(lang, lesson, render=render,
+                                                 notebooks_dir=notebooks_dir, root=root))
+  except TranslationFileError:  # an English notebook with unusable cell ids: lesson_findings
+    return []                   # names it, and generate refuses it
   if not path.exists():
     return [Finding(lang, shown_path(path), "", "outdated", "not generated yet: run `python -m "
                     "adkcourse.i18n generate`")]

@@ -25,7 +25,7 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
-from . import ENGLISH_NAMES, LANGUAGES, SOURCE_LANGUAGE, first_words
+from . import ENGLISH_NAMES, LANGUAGES, SOURCE_LANGUAGE, first_words, source_hash
 from .findings import Finding, shown_path
 from .yamlfile import TranslationFileError, read
 from .yamlio import dump
@@ -59,7 +59,6 @@ def english_texts(question: Any) -> dict[str, Any]:
 def question_hash(question: Any) -> str:
   """Fingerprint of a question's English words (and, for a text question, its accepted answers:
   answers accepted in another language are made from them)."""
-  from . import source_hash
   texts = english_texts(question)
   texts["feedback"] = {str(k): v for k, v in texts.get("feedback", {}).items()}
   return source_hash(json.dumps(texts, ensure_ascii=False, sort_keys=True))
@@ -67,7 +66,6 @@ def question_hash(question: Any) -> str:
 
 def entry_hash(entry: dict) -> str:
   """Fingerprint of a translation entry's own words (and extra accepted answers)."""
-  from . import source_hash
   words = {key: entry[key] for key in TEXT_KEYS if key in entry}
   return source_hash(json.dumps(words, ensure_ascii=False, sort_keys=True, default=str))
 
@@ -160,37 +158,34 @@ def load_entries(lang: str, bank: Any, root: Path) -> tuple[dict[str, dict], lis
   try:
     _, lines, raw = read(path, "questions", {"language": lang, "bank": bank.name})
   except TranslationFileError as error:
-    return {}, [Finding(lang, file, "", "invalid", str(error), error.line)]
+    return {}, [Finding.invalid(lang, error)]
   usable: dict[str, dict] = {}
   findings: list[Finding] = []
   for question in bank.questions:
     entry = raw.get(question.id)
-    words = first_words(english_texts(question)["question"])
+    english = english_texts(question)
+    words = first_words(english["question"])
     line = lines.get(question.id)
+    accept = f"`python -m adkcourse.i18n accept {lang} {bank.name} {question.id}`"
     if entry is None:
       findings.append(Finding(lang, file, question.id, "missing", f'no translation of "{words}"'))
       continue
-    problem = _entry_problem(entry, english_texts(question))
+    problem = _entry_problem(entry, english)
     if problem is not None:
       findings.append(Finding(lang, file, question.id, "invalid", problem, line))
     elif not entry.get("hash"):
       findings.append(Finding(lang, file, question.id, "missing", f'not translated yet: "{words}" '
-                              "(translate the entry, then run `python -m adkcourse.i18n accept "
-                              f"{lang} {bank.name} {question.id}`)", line))
-    elif entry.get("hash") == question_hash(question) and entry.get("text_hash") != entry_hash(
-        entry):
-      findings.append(Finding(lang, file, question.id, "unaccepted", "the entry is new or "
-                              "changed since it was last accepted: check it against quizzes/"
-                              f"{bank.path.name}, then run `python -m adkcourse.i18n accept {lang} "
-                              f"{bank.name} {question.id}`", line))
-      usable[question.id] = entry
-    elif entry.get("hash") != question_hash(question):
+                              f"(translate the entry, then run {accept})", line))
+    elif entry["hash"] != question_hash(question):
       findings.append(Finding(lang, file, question.id, "stale", f'the English question "{words}" '
                               "changed since this translation: update the entry to match "
-                              "quizzes/" + bank.path.name + ", then run `python -m "
-                              f"adkcourse.i18n accept {lang} {bank.name} {question.id}`", line))
+                              f"quizzes/{bank.path.name}, then run {accept}", line))
     else:
       usable[question.id] = entry
+      if entry.get("text_hash") != entry_hash(entry):
+        findings.append(Finding(lang, file, question.id, "unaccepted", "the entry is new or "
+                                "changed since it was last accepted: check it against quizzes/"
+                                f"{bank.path.name}, then run {accept}", line))
   known = {q.id for q in bank.questions}
   for question_id in raw:
     if question_id not in known:
@@ -269,16 +264,6 @@ def write(path: Path, lang: str, bank_name: str, entries: dict[str, dict]) -> No
                                            lang=lang)), encoding="utf-8")
 
 
-def _read_for_update(path: Path, lang: str, bank_name: str):
-  """``read`` for the tools that rewrite a file: an error names the file and line."""
-  try:
-    return read(path, "questions", {"language": lang, "bank": bank_name})
-  except TranslationFileError as error:
-    where = f"{shown_path(path)}:{error.line}" if error.line else shown_path(path)
-    raise TranslationFileError(f"{where}: {error} (fix it first: nothing was changed)",
-                               error.line) from None
-
-
 def _ordered(entry: dict) -> dict:
   return {key: entry[key] for key in ("hash", "text_hash") + TEXT_KEYS if key in entry}
 
@@ -289,7 +274,7 @@ def scaffold(lang: str, bank: Any, root: Path, *, prune: bool = False) -> int:
   path = translation_path(lang, bank.name, root)
   raw: dict[str, Any] = {}
   if path.exists():
-    _, _, raw = _read_for_update(path, lang, bank.name)
+    _, _, raw = read(path, "questions", {"language": lang, "bank": bank.name})
   ordered: dict[str, dict] = {}
   added = 0
   for question in bank.questions:
@@ -316,7 +301,7 @@ def accept(lang: str, bank: Any, question_ids: list[str], root: Path, *,
   if not path.exists():
     raise KeyError(f"{shown_path(path)} does not exist: run `python -m adkcourse.i18n scaffold "
                    f"{lang}` first")
-  _, _, raw = _read_for_update(path, lang, bank.name)
+  _, _, raw = read(path, "questions", {"language": lang, "bank": bank.name})
   for question_id in question_ids:
     question = bank.question(question_id)
     if question_id not in raw:
@@ -341,7 +326,7 @@ def acceptable(lang: str, bank: Any, root: Path) -> tuple[list[str], list[str]]:
   path = translation_path(lang, bank.name, root)
   if not path.exists():
     return [], []
-  _, _, raw = _read_for_update(path, lang, bank.name)
+  _, _, raw = read(path, "questions", {"language": lang, "bank": bank.name})
   ready, untouched = [], []
   for question in bank.questions:
     entry = raw.get(question.id)

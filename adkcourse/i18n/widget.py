@@ -57,7 +57,7 @@ def findings(lang: str, root: Path = TRANSLATIONS_DIR) -> list[Finding]:
   try:
     raw, lines = _load(lang, root)
   except TranslationFileError as error:
-    return [Finding(lang, file, "", "invalid", str(error), error.line)]
+    return [Finding.invalid(lang, error)]
   found = []
   for key, row in _messages().items():
     entry = raw.get(key) if isinstance(raw.get(key), dict) else {}

@@ -11,13 +11,32 @@ from typing import Any, Optional
 
 import yaml
 
+from .findings import shown_path
+
 
 class TranslationFileError(ValueError):
-  """A translation file that is not usable YAML; ``line`` is 1-based when known."""
+  """A file that cannot be used as written: ``message`` says why, ``file`` (as shown to the
+  contributor) and ``line`` (1-based) say where, when known. ``str()`` starts with the place."""
 
-  def __init__(self, message: str, line: Optional[int] = None):
-    self.line = line
+  def __init__(self, message: str, line: Optional[int] = None, file: str = ""):
+    self.message, self.line, self.file = message, line, file
     super().__init__(message)
+
+  def __str__(self) -> str:
+    place = f"{self.file}:{self.line}" if self.line else self.file
+    return f"{place}: {self.message}" if self.file else self.message
+
+
+def parse(text: str) -> tuple[Any, Optional[yaml.Node]]:
+  """The data of a one-document YAML text and its node tree (for line numbers), parsed once.
+
+  Raises what PyYAML raises (``yaml.YAMLError``); each caller words the error for its reader."""
+  loader = yaml.SafeLoader(text)
+  try:
+    node = loader.get_single_node()
+    return (loader.construct_document(node) if node is not None else None), node
+  finally:
+    loader.dispose()
 
 
 def read(path: Path, section: str, expected: Optional[dict[str, str]] = None
@@ -29,8 +48,17 @@ def read(path: Path, section: str, expected: Optional[dict[str, str]] = None
   key written twice is an error too (YAML would silently keep the last one, and a translator's
   pasted update could be the one lost). ``expected`` are top-level values the file must hold
   (``language: fr``): a file copied into the wrong language's folder is refused.
-  Every problem is a ``TranslationFileError``, never another exception.
+  Every problem is a ``TranslationFileError`` naming the file, never another exception.
   """
+  try:
+    return _read(path, section, expected or {})
+  except TranslationFileError as error:
+    error.file = shown_path(path)
+    raise
+
+
+def _read(path: Path, section: str, expected: dict[str, str]
+          ) -> tuple[dict[str, Any], dict[str, int], dict[str, Any]]:
   try:
     text = path.read_text(encoding="utf-8")
   except UnicodeDecodeError as error:
@@ -38,8 +66,7 @@ def read(path: Path, section: str, expected: Optional[dict[str, str]] = None
   except OSError as error:
     raise TranslationFileError(f"cannot be read: {error.strerror}") from None
   try:
-    node = yaml.compose(text, Loader=yaml.SafeLoader)
-    data = yaml.safe_load(text)
+    data, node = parse(text)
   except yaml.MarkedYAMLError as error:
     mark = error.context_mark if error.context_mark is not None and error.problem_mark is not None \
         and "while scanning a quoted scalar" in str(error.context) else (
@@ -58,7 +85,7 @@ def read(path: Path, section: str, expected: Optional[dict[str, str]] = None
   if not isinstance(data, dict) or not isinstance(node, yaml.MappingNode):
     raise TranslationFileError(f"the file must be a mapping with a `{section}:` section", 1)
   _no_duplicate_keys(node)
-  for key, value in (expected or {}).items():
+  for key, value in expected.items():
     if data.get(key) != value:
       raise TranslationFileError(
           f"`{key}:` is {data.get(key)!r} but this file's place says {value!r}: a file copied "

@@ -17,6 +17,8 @@ import yaml
 from pydantic import ValidationError
 
 import adkcourse
+from adkcourse.i18n.findings import shown_path as display_path
+from adkcourse.i18n.yamlfile import parse as parse_yaml
 
 from .model import ERROR_PREFIX, FIELD_ORDER, ID_PATTERN, QUESTION_TYPES, Question, describe
 
@@ -90,22 +92,12 @@ class Bank:
                    f"ids are {', '.join(q.id for q in self.questions)}")
 
 
-def display_path(path: Path) -> str:
-  """A path as the author typed it: relative to the working directory when possible."""
-  try:
-    return str(path.resolve().relative_to(Path.cwd().resolve()))
-  except ValueError:
-    return str(path)
-
-
 # -- YAML with line numbers ---------------------------------------------------------------------
 
 def _parse(text: str, file: str) -> tuple[Any, Optional[yaml.Node], list[Problem]]:
   """The data and its node tree (for line numbers), or a syntax problem."""
-  loader = yaml.SafeLoader(text)
   try:
-    node = loader.get_single_node()
-    data = loader.construct_document(node) if node is not None else None
+    data, node = parse_yaml(text)
   except yaml.MarkedYAMLError as error:
     mark = error.problem_mark or error.context_mark
     line = mark.line + 1 if mark else None
@@ -114,8 +106,6 @@ def _parse(text: str, file: str) -> tuple[Any, Optional[yaml.Node], list[Problem
                                 line)]
   except yaml.YAMLError as error:
     return None, None, [Problem(file, "", f"YAML error: {error}")]
-  finally:
-    loader.dispose()
   return data, node, []
 
 

@@ -17,19 +17,19 @@ import sys
 from pathlib import Path
 from typing import Optional, Sequence
 
-from .bank import QUIZZES_DIR, bank_files, check_file, display_path
+from .bank import QUIZZES_DIR, Bank, bank_files, check_file, display_path
 from .extract import extract_file, no_blocks_problem
 
 
 def _check(args: argparse.Namespace) -> int:
   files, problems = bank_files(args.paths or [QUIZZES_DIR])
-  questions = 0
+  banks = []
   for path in files:
     bank, found = check_file(path)
     problems.extend(found)
-    questions += len(bank) if bank is not None else 0
+    banks += [bank] if bank is not None else []
   if not args.no_translations:
-    problems.extend(_translation_problems(files))
+    problems.extend(_translation_problems(banks))
   for problem in problems:
     print(problem)
   if problems:
@@ -37,21 +37,21 @@ def _check(args: argparse.Namespace) -> int:
     print(f"{count} problem{'s' if count > 1 else ''} in {len(files)} file"
           f"{'s' if len(files) != 1 else ''}", file=sys.stderr)
     return 1
-  print(f"ok: {len(files)} file{'s' if len(files) != 1 else ''}, {questions} questions",
+  print(f"ok: {len(files)} file{'s' if len(files) != 1 else ''}, "
+        f"{sum(map(len, banks))} questions",
         file=sys.stderr)
   return 0
 
 
-def _translation_problems(files: list[Path]) -> list:
-  """What is missing, stale or unusable in the translations of these banks (for banks in a
-  course layout, ``<repo>/quizzes/``, whose translations live in ``<repo>/translations/``)."""
+def _translation_problems(banks: list[Bank]) -> list:
+  """What is missing, stale or unusable in the translations of these valid banks (for banks in
+  a course layout, ``<repo>/quizzes/``, whose translations live in ``<repo>/translations/``)."""
   from adkcourse.i18n import LANGUAGES
   from adkcourse.i18n.quizzes import bank_findings, translations_root
   found: list = []
-  for path in files:
-    root = translations_root(path)
-    bank, problems = check_file(path)
-    if root is None or bank is None or problems:
+  for bank in banks:
+    root = translations_root(bank.path)
+    if root is None:
       continue
     for lang in LANGUAGES:
       found.extend(bank_findings(lang, bank, root))
