@@ -42,6 +42,8 @@ FAKE_GEMINI_VARIABLE = "ADKCOURSE_FAKE_GEMINI"
 fake endpoint. The test suite then does not force the offline model (see conftest.py)."""
 
 LIVE_SKIPPED = "skipped: no key (set GOOGLE_API_KEY to run this cell on Gemini)"
+LIVE_FORCED_OFFLINE = (f"skipped: {FORCE_OFFLINE_VARIABLE} is set, so this run stays offline even "
+                       f"with a key (unset it and set GOOGLE_API_KEY to run this cell on Gemini)")
 LIVE_ERRORS: tuple[type[BaseException], ...] = (genai_errors.APIError, httpx.HTTPError, OSError)
 """What a live cell reports instead of raising: an error answer of the API (a wrong key, a quota,
 an unknown model), or no way to reach it (httpx's transport errors; aiohttp's connection errors
@@ -75,10 +77,18 @@ _TRUE = {"1", "true", "yes"}
 AgentT = TypeVar("AgentT", bound=LlmAgent)
 
 
+def forced_offline(environ: Optional[Mapping[str, str]] = None) -> bool:
+  """True when ``ADKCOURSE_OFFLINE`` keeps this run on the scripted model whatever key is set
+  (the committed outputs, the test suite, the lab CLI runs lessons assert on). Whatever tells
+  the reader how to reach Gemini asks this first: "set a key" would be untrue here."""
+  env = os.environ if environ is None else environ
+  return env.get(FORCE_OFFLINE_VARIABLE, "").lower() in _TRUE
+
+
 def gemini_configured(environ: Optional[Mapping[str, str]] = None) -> bool:
   """True when the environment holds what google-genai needs to reach Gemini."""
   env = os.environ if environ is None else environ
-  if env.get(FORCE_OFFLINE_VARIABLE, "").lower() in _TRUE:
+  if forced_offline(env):
     return False
   if env.get("GOOGLE_API_KEY") or env.get("GEMINI_API_KEY"):
     return True
@@ -108,14 +118,15 @@ def live_model(environ: Optional[Mapping[str, str]] = None) -> Optional[str]:
 
 
 def live_or_skip(environ: Optional[Mapping[str, str]] = None) -> Optional[str]:
-  """For a live cell: the Gemini model name, or None after printing ``LIVE_SKIPPED``.
+  """For a live cell: the Gemini model name, or None after printing why the cell is skipped
+  (``LIVE_SKIPPED``, or ``LIVE_FORCED_OFFLINE`` when ``ADKCOURSE_OFFLINE`` is set).
 
       if model := live_or_skip():
           ...  # runs on Gemini
   """
   model = live_model(environ)
   if model is None:
-    print(LIVE_SKIPPED)
+    print(LIVE_FORCED_OFFLINE if forced_offline(environ) else LIVE_SKIPPED)
   return model
 
 
@@ -200,7 +211,7 @@ def describe_model(model: Union[str, BaseLlm],
     return (f"Model: offline scripted model ({_rules(model)}; no network, no key), "
             "with or without a key: the asserted cells need its exact replies.")
   if isinstance(model, OfflineModel):
-    if env.get(FORCE_OFFLINE_VARIABLE, "").lower() in _TRUE:  # a key would change nothing
+    if forced_offline(env):  # a key would change nothing
       return (f"Model: offline scripted model ({_rules(model)}; no network, no key), "
               f"because {FORCE_OFFLINE_VARIABLE} is set, even if a key is.")
     return (f"Model: offline scripted model ({_rules(model)}; no network, no key). "

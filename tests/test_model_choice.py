@@ -8,9 +8,9 @@ from google.adk.models.llm_request import LlmRequest
 from google.genai import types
 
 from adkcourse.fake_gemini import parse_rules_variable
-from adkcourse.model_choice import (LIVE_ERRORS, LIVE_SKIPPED, describe_model, gemini_configured,
-                                    live_agent, live_failure, live_model, live_or_skip, load_rules,
-                                    rules_for, scripted)
+from adkcourse.model_choice import (LIVE_ERRORS, LIVE_FORCED_OFFLINE, LIVE_SKIPPED, describe_model,
+                                    gemini_configured, live_agent, live_failure, live_model,
+                                    live_or_skip, load_rules, rules_for, scripted)
 from adkcourse.offline_model import OfflineModel, declared_tools
 from adkcourse.scratch import reproducible_environment
 
@@ -22,6 +22,10 @@ def test_live_cells_skip_without_a_key_and_run_with_one(capsys):
   assert capsys.readouterr().out.strip() == LIVE_SKIPPED
   assert live_or_skip(environ={"GOOGLE_API_KEY": KEY}) == "gemini-2.5-flash"
   assert capsys.readouterr().out == ""
+  # Forced offline, a key changes nothing, and the cell must not tell the reader to set one.
+  assert live_or_skip(environ={"GOOGLE_API_KEY": KEY, "ADKCOURSE_OFFLINE": "1"}) is None
+  assert capsys.readouterr().out.strip() == LIVE_FORCED_OFFLINE
+  assert LIVE_FORCED_OFFLINE.startswith("skipped: ADKCOURSE_OFFLINE is set")
   assert live_model({"GOOGLE_API_KEY": KEY, "ADKCOURSE_OFFLINE": "1"}) is None
   assert live_model({"GEMINI_API_KEY": KEY, "ADKCOURSE_GEMINI_MODEL": "gemini-x"}) == "gemini-x"
   assert gemini_configured({"GOOGLE_GENAI_USE_ENTERPRISE": "true", "GOOGLE_CLOUD_PROJECT": "p"})
