@@ -18,7 +18,7 @@ import yaml
 from adkcourse.i18n import LANGUAGES, source_hash
 from adkcourse.i18n import lessons as lesson_tr
 from adkcourse.i18n import quizzes as quiz_tr
-from adkcourse.i18n.cli import findings, render_quiz
+from adkcourse.i18n.cli import findings, parse_args, render_quiz
 from adkcourse.i18n.yamlfile import TranslationFileError
 from adkcourse.quiz.bank import check_file, load_bank
 
@@ -547,3 +547,26 @@ def test_only_a_quiz_call_gets_the_quiz_output():
   cell.source = 'from adkcourse.quiz import show_quiz\n\nshow_quiz("02_sqlite_memory")'
   lesson_tr._quiz_outputs(cell, "fr", render_quiz)
   assert cell.outputs[0]["data"]["text/plain"].startswith("Quiz")
+
+
+GUIDES = ["README.fr.md", "README.id.md", "docs/translating.md"]
+
+
+@pytest.mark.parametrize("guide", GUIDES)
+def test_the_translation_guides_give_commands_the_tool_accepts(guide):
+  """The guides restate the workflow in French, Indonesian and English: every
+  `python -m adkcourse.i18n ...` command they show must still parse (a renamed subcommand or
+  flag fails here, not in a translator's terminal)."""
+  import shlex
+
+  text = (ROOT / guide).read_text(encoding="utf-8")
+  shown = re.finditer(r"python -m adkcourse\.i18n ([^`#\n]*)", text)
+  inline = re.finditer(r"`((?:status|scaffold|accept|generate) (?:fr|id)\b[^`]*)`", text)
+  commands = [m.group(1).strip() for m in [*shown, *inline]]
+  commands = [c for c in commands if c and c.split()[0] != "COMMAND"]  # a placeholder line
+  assert commands, f"{guide} shows no command"
+  for command in commands:
+    try:
+      parse_args(shlex.split(command))
+    except SystemExit:
+      pytest.fail(f"{guide}: `python -m adkcourse.i18n {command}` is refused by the tool")

@@ -215,7 +215,10 @@ def _generate(args: argparse.Namespace) -> int:
   return 0
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
+  """The command line, read and checked (exits with a usage message when it is wrong). Also
+  what the tests read the commands of README.fr.md, README.id.md and docs/translating.md with,
+  so that the translated guides cannot drift from the tool."""
   parser = argparse.ArgumentParser(prog="python -m adkcourse.i18n",
                                    description="Translations of the lessons and quizzes.")
   sub = parser.add_subparsers(dest="command", required=True)
@@ -244,6 +247,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
   args = parser.parse_args(argv)
   if args.command == "accept" and not args.ids and not args.all:
     parser.error("accept needs ids, or --all")
+  return args
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+  args = parse_args(argv)
   try:
     return args.run(args)
   except (ValueError, KeyError) as error:
