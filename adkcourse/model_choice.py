@@ -7,8 +7,9 @@ Two kinds of cells in the lessons:
 
 * asserted demonstrations always run on the scripted model (``scripted(agent)``): their
   asserts check exact words and call counts, which only a deterministic model can promise;
-* "live" cells run a copy of the lab's agent on Gemini when a key is set, and print
-  ``LIVE_SKIPPED`` otherwise (``live_agent(agent)``, ``live_or_skip()``).
+* "live" cells run a copy of the lab's agent on Gemini when a key is set, and print why they
+  are skipped otherwise: ``LIVE_SKIPPED``, or ``LIVE_FORCED_OFFLINE`` when ``ADKCOURSE_OFFLINE``
+  keeps the run offline (``live_agent(agent)``, ``live_or_skip()``).
 
 In CI the "key" is fake and ``GOOGLE_GEMINI_BASE_URL`` points at the course's local fake
 endpoint (``adkcourse.fake_gemini``), which answers with the same scripted rules over the real
@@ -172,7 +173,7 @@ def scripted(agent: AgentT, rules: Optional[list[Rule]] = None, **changes: Any) 
 
 def live_agent(agent: AgentT, *, environ: Optional[Mapping[str, str]] = None,
                **changes: Any) -> Optional[AgentT]:
-  """For a live cell: a copy of ``agent`` on Gemini, or None after printing ``LIVE_SKIPPED``.
+  """For a live cell: a copy of ``agent`` on Gemini, or None after ``live_or_skip`` said why.
   Decided when the cell runs (not when the lab was imported), so a key set later counts.
 
       if concierge_live := live_agent(root_agent, before_model_callback=live_recorder):
