@@ -72,9 +72,11 @@ def run(count: int, jobs: int, folder: Path, sandbox: str) -> dict[str, object]:
     cpu = _cpu() - cpu
   finally:
     isolation.close()
-  wrong = [g.student for g in graded if g.report.score != expected[g.student]]
+  wrong = [problem for g in graded
+           if (problem := expected[g.student].problem(g.report.score, g.report.max_score,
+                                                      {r.check for r in g.report.failed()}))]
   if wrong:
-    raise SystemExit(f"unexpected scores for {wrong}")
+    raise SystemExit(f"unexpected scores: {wrong}")
   per = [g.seconds for g in graded]
   return {"mode": "sandbox" if sandbox == "bwrap" else "no sandbox", "jobs": jobs,
           "submissions": len(graded), "seconds": seconds, "per_second": len(graded) / seconds,

@@ -46,4 +46,8 @@ async def forget_user(service, db_path: str, app_name: str, user_id: str) -> Non
     # Deleted rows (and older versions of updated ones) stay in the file's free space until
     # it is reused. VACUUM rewrites the file without them; it cannot run inside a transaction.
     connection.execute("VACUUM")
-  # Closing the connection lets SQLite fold a WAL file back into the database and remove it.
+    # In WAL mode the rewritten pages are in the -wal file and the old ones still in the main
+    # file. Closing would fold them back only if ours were the last connection; the tutor's is
+    # open, so ask for the checkpoint: TRUNCATE copies every page into the file and empties the
+    # -wal (in rollback-journal mode it does nothing).
+    connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()

@@ -4,17 +4,23 @@
 
 It supervises one submission:
 
-1. reads the request (exercise, submission file, work folder, ``setup``, time budget, caps);
-2. copies the prepared input data into the work folder (a private, size-capped tmpfs);
-3. imports the exercise's checks (before any student code exists in memory) and forks a child.
-   The child extracts the submission's definitions (size-capped), defines them, runs
-   ``exercise.act`` and sends what it returned, as JSON, through a pipe (exactly one
-   message of each kind, in order: anything else is tampering, see ``read_messages``);
-4. waits for the child until the budget is spent (then kills it), then kills every process
-   the submission started (its descendants: this process is their subreaper, so a double
-   fork does not hide one), so that the files below are no longer changing;
+1. locks itself down (``seccomp.lock_down``: a fresh keyring, no sockets but unix ones, no
+   key system calls), before any student code exists;
+2. reads the request (exercise, submission file, work folder, each world's ``inputs`` and
+   channels, CPU budget, caps) and copies the prepared worlds into the work folder (a
+   private, size-capped tmpfs);
+3. imports the exercise (before any student code exists in memory) and forks a child. The
+   child extracts the submission's definitions (size-capped), defines them, then runs the
+   exercise's ``act`` on each world in turn and sends each world's report (how its calls
+   ended; its snapshot is a folder) as JSON through a pipe: ``extracted``, ``defined``, one
+   ``world`` per world in order, then ``finished`` (anything else is tampering, see
+   ``read_messages``);
+4. waits for the child until its CPU time or its wall-clock time is spent (then kills it),
+   then kills every process the submission started (its descendants: this process is their
+   subreaper, so a double fork does not hide one), so that the files are no longer changing;
 5. writes its report to the result pipe (``$GRADE_RESULT_FD``): one JSON line (what the
-   extraction found, ``acted``, how the child ended, the files) then the bytes of each file.
+   extraction found, the worlds' reports, how the child ended, the files) then the bytes of
+   each file.
 
 Nothing here is trusted: the submission shares this sandbox and may tamper with all of it. The
 judge outside validates every field and reads the returned databases itself; a submission
@@ -40,7 +46,7 @@ STARTED = time.monotonic()
 MESSAGES_CAP = 4 * 1024 * 1024  # bytes of child -> supervisor messages kept
 MAX_FILES = 500
 MAX_DEPTH = 8
-RESERVE = 1.0  # seconds of the budget kept for stopping the child and sending the files
+RESERVE = 1.0  # seconds of the wall-clock limit kept for stopping the child and sending the files
 
 # What a submission raising KeyboardInterrupt is turned into: an ordinary exception, so that
 # the checks still judge what the function did before (same name in the notes).
@@ -152,9 +158,10 @@ def _set_limits(request: dict) -> None:
   signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # an oversized write fails instead of killing
 
 
-def child(request: dict, exercise: Any, send: Callable[[dict], None], deadline: float) -> None:
-  """Extract, define and act (never returns)."""
-  from adkcourse.grade.checks import run_act
+def child(request: dict, exercise: Any, send: Callable[[dict], None]) -> None:
+  """Extract, define and act on every world (never returns)."""
+  from adkcourse.grade.checks._channel import SocketChannel
+  from adkcourse.grade.checks._harness import ActWorld, TimeBudget
   from adkcourse.grade.extract import extract
 
   try:
@@ -181,16 +188,29 @@ def child(request: dict, exercise: Any, send: Callable[[dict], None], deadline: 
     os._exit(0)
   import asyncio
 
-  # Half of what is left: ``act`` may call the function more than once, and each call's
-  # alarm only fires a second after its share; the supervisor's deadline is the hard stop.
-  budget = round(max(0.5, (deadline - time.monotonic()) * 0.5), 1)
+  fn = interrupt_as_error(fn)
+  budget = TimeBudget(float(request["time_limit"]), int(request["calls"]))
+
+  async def act_all() -> None:
+    for world in request["worlds"]:
+      index = int(world["index"])
+      acting = ActWorld(index, workdir / f"world-{index}", world["inputs"],
+                        workdir / f"snapshot-{index}", budget, is_async=exercise.is_async,
+                        channels={name: SocketChannel(path)
+                                  for name, path in world.get("channels", {}).items()})
+      try:
+        await exercise.act(fn, acting)
+        report = acting.report()
+      except BaseException as error:  # noqa: BLE001 - the submission shares act's process
+        report = acting.report()
+        report["error"] = f"the exercise's run broke: {type(error).__name__}: {_safe_str(error)}"
+      send({"world": report})
+
   try:
-    acted = asyncio.run(run_act(exercise, interrupt_as_error(fn), workdir,
-                                request["setup"], budget))
+    asyncio.run(act_all())
   except BaseException as error:  # noqa: BLE001 - a broken event loop after an interrupt...
-    acted = {"notes": [f"the exercise's run broke: {type(error).__name__}: "
-                       f"{_safe_str(error)}"]}
-  send({"acted": acted})
+    send({"error": f"the run broke: {type(error).__name__}: {_safe_str(error)}"})
+  send({"finished": True})
   sys.stdout.flush()
   sys.stderr.flush()
   os._exit(0)  # threads the submission started must not keep this process alive
@@ -329,24 +349,23 @@ def send_report(fd: int, header: dict, files: list[tuple[str, Path, int]]) -> No
   out.close()
 
 
-ORDER = ("extracted", "defined", "acted")
 TAMPERED = ("the messages of the process that ran the submission were tampered with ({}): "
-            "its report was discarded; graded on the data it left")
+            "what it reported was discarded; graded on the data it left")
 
 
-def read_messages(data: bytes) -> dict[str, Any]:
-  """The child's messages: exactly ``extracted``, then ``defined``, then ``acted``, each at
-  most once and in that order, one JSON line each (``error`` lines aside). The child holds
-  the pipe while student code runs, so anything else (a line that is no such message, a
-  second or early one, as a forger writing on the pipe found through /proc makes) means
-  tampering: ``acted`` is then replaced by a note alone, and the judge grades the data. A
-  forger that also stops the real report (os._exit) can only send what ``act`` could have
-  returned, which the judge validates like the files the submission left."""
-  header: dict[str, Any] = {"extracted": None, "defined": None, "acted": None, "errors": []}
+def read_messages(data: bytes, worlds: int) -> dict[str, Any]:
+  """The child's messages: exactly ``extracted``, then ``defined``, then one ``world`` per
+  world (index 0, 1, ... in order), then ``finished``, one JSON line each (``error`` lines
+  aside). The child holds the pipe while student code runs, so anything else (a line that is
+  no such message, a second or early one, as a forger writing on the pipe found through /proc
+  makes) means tampering: the worlds' reports are then dropped, and each world is judged on
+  its data alone (which, without a report, earns nothing)."""
+  header: dict[str, Any] = {"extracted": None, "defined": None, "worlds": [],
+                            "finished": False, "errors": []}
   lines = data.split(b"\n")
   if lines[-1]:  # an unfinished last line (the child was stopped while writing): not a message
     header["errors"].append("the last message was cut short")
-  expected = 0
+  stage = 0  # 0: extracted next, 1: defined next, 2: worlds, 3: finished
   problem = None
   for line in lines[:-1]:
     try:
@@ -359,19 +378,28 @@ def read_messages(data: bytes) -> dict[str, Any]:
       break
     key, value = next(iter(message.items()))
     if key == "error":
-      header["errors"].append(value)
+      header["errors"].append(value if type(value) is str else "an error")
       continue
-    if key not in ORDER:
-      problem = "an unknown message"
+    expected = {0: ("extracted",), 1: ("defined",), 2: ("world", "finished"),
+                3: ()}[stage]
+    if key not in expected:
+      problem = f"an unexpected `{key}` message"
       break
-    if ORDER.index(key) < expected or header[key] is not None:
-      problem = f"a second or out-of-order `{key}` message"
-      break
-    header[key] = value
-    expected = ORDER.index(key) + 1
+    if key == "extracted":
+      header["extracted"], stage = value, 1
+    elif key == "defined":
+      header["defined"], stage = value, 2
+    elif key == "world":
+      if not (isinstance(value, dict) and value.get("index") == len(header["worlds"])
+              and len(header["worlds"]) < worlds):
+        problem = "a world's report out of order"
+        break
+      header["worlds"].append(value)
+    else:
+      header["finished"], stage = value is True, 3
   if problem is not None:
-    header["acted"] = {"notes": [TAMPERED.format(problem)]}
-    header["errors"].append(problem)
+    header["worlds"] = []
+    header["errors"].append(TAMPERED.format(problem))
   return header
 
 
@@ -380,7 +408,8 @@ def supervise(request: dict, result_fd: int) -> dict:
   workdir = Path(request["workdir"])
   if request["input"]:  # without a sandbox the work folder already holds the data
     copy_input(Path(request["input"]), workdir)
-  deadline = STARTED + float(request["time_limit"]) - RESERVE
+  wall_stop = STARTED + float(request["wall_limit"]) - RESERVE
+  cpu_cap = float(request["cpu_cap"])
   import warnings
 
   from adkcourse.grade.checks import get_exercise
@@ -397,7 +426,7 @@ def supervise(request: dict, result_fd: int) -> dict:
     try:
       os.close(read_fd)
       os.close(result_fd)
-      child(request, exercise, functools.partial(_send, write_fd), deadline)
+      child(request, exercise, functools.partial(_send, write_fd))
     except BaseException as error:  # noqa: BLE001
       try:
         _send(write_fd, {"error": f"{type(error).__name__}: {_safe_str(error)}"})
@@ -408,17 +437,23 @@ def supervise(request: dict, result_fd: int) -> dict:
   os.close(write_fd)
   messages = bytearray()
   status: Optional[int] = None
-  timed_out = False
+  stopped: Optional[str] = None
   open_pipe = True
+  next_look = 0.0
   while status is None:
-    left = deadline - time.monotonic()
-    if left <= 0:
-      timed_out = True
+    now = time.monotonic()
+    if now >= wall_stop:
+      stopped = "wall"
+    elif now >= next_look:
+      next_look = now + 0.1
+      if own_cpu(pid) > cpu_cap:
+        stopped = "cpu"
+    if stopped:
       os.kill(pid, signal.SIGKILL)
       _, status = os.waitpid(pid, 0)
       break
     if open_pipe:
-      ready, _, _ = select.select([read_fd], [], [], min(left, 0.02))
+      ready, _, _ = select.select([read_fd], [], [], min(wall_stop - now, 0.02))
       if ready:
         chunk = os.read(read_fd, 65536)
         if not chunk:
@@ -426,7 +461,7 @@ def supervise(request: dict, result_fd: int) -> dict:
         elif len(messages) < MESSAGES_CAP:
           messages += chunk[: MESSAGES_CAP - len(messages)]
     else:
-      time.sleep(min(left, 0.02))
+      time.sleep(0.02)
     done, waited = os.waitpid(pid, os.WNOHANG)
     if done:
       status = waited
@@ -442,18 +477,44 @@ def supervise(request: dict, result_fd: int) -> dict:
   except (BlockingIOError, OSError):
     pass
   os.close(read_fd)
-  header = read_messages(bytes(messages))
+  header = read_messages(bytes(messages), len(request["worlds"]))
   code = os.waitstatus_to_exitcode(status)
   header["child"] = {"exit": code if code >= 0 else None,
                      "signal": signal.Signals(-code).name if code < 0 and -code in
                      signal.Signals._value2member_map_ else None,
-                     "timed_out": timed_out, "seconds": seconds, "killed_after": killed}
+                     "timed_out": stopped is not None, "stopped": stopped,
+                     "seconds": seconds, "killed_after": killed}
   return header
+
+
+def own_cpu(pid: int) -> float:
+  """CPU seconds of everything below this process (the submission's processes, live ones and
+  those already reaped: this process is their subreaper). ``pid``: the child, for the record."""
+  ticks = os.sysconf("SC_CLK_TCK")
+  reaped = resource.getrusage(resource.RUSAGE_CHILDREN)  # ended below, already waited for
+  total = reaped.ru_utime + reaped.ru_stime
+  me = os.getpid()
+  for found in descendants(me):
+    try:
+      fields = Path(f"/proc/{found}/stat").read_text().rpartition(")")[2].split()
+      total += sum(int(fields[i]) for i in (11, 12, 13, 14)) / ticks
+    except (OSError, ValueError, IndexError):
+      continue
+  return total
 
 
 def main(argv: Optional[list[str]] = None) -> int:
   argv = sys.argv[1:] if argv is None else argv
   request = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
+  if request.get("lock_down", True):
+    from adkcourse.grade.seccomp import LockDownUnavailable, lock_down
+
+    try:
+      lock_down()
+    except LockDownUnavailable as error:
+      if request.get("lock_down") == "required":
+        raise
+      print(f"(grader) no seccomp lock-down here: {error}", file=sys.stderr)
   result_fd = int(os.environ.pop("GRADE_RESULT_FD"))
   os.set_inheritable(result_fd, False)
   for variable in ("HOME", "TMPDIR", "ADKCOURSE_SCRATCH", "ADKCOURSE_HOME"):

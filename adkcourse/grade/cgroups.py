@@ -30,6 +30,23 @@ class Cgroup:
 
   version: int
   dirs: tuple[Path, ...]
+  cpuacct: Optional[Path] = None  # v1: the cpuacct controller's directory, when there is one
+
+  def cpu_seconds(self) -> Optional[float]:
+    """CPU time used so far by every process that was ever in the cgroup (None: not
+    measured here). What limits an endless loop on a busy machine as on an idle one."""
+    try:
+      if self.version == 2:
+        for line in (self.dirs[0] / "cpu.stat").read_text().splitlines():
+          key, _, value = line.partition(" ")
+          if key == "usage_usec":
+            return int(value) / 1e6
+        return None
+      if self.cpuacct is not None:
+        return int((self.cpuacct / "cpuacct.usage").read_text()) / 1e9
+    except (OSError, ValueError):
+      return None
+    return None
 
   @property
   def procs_files(self) -> list[str]:
@@ -97,11 +114,14 @@ class CgroupTree:
   """The run's own cgroup(s), under which each submission gets one."""
 
   version: int
-  bases: tuple[Path, ...]  # v2: (dir,); v1: (memory dir, pids dir[, cpu dir])
+  bases: tuple[Path, ...]  # v2: (dir,); v1: (memory dir, pids dir[, cpu dir][, cpuacct dir])
   cpu: bool = False  # is the cpu controller there too (fair shares between sandboxes)?
+  cpuacct: bool = False  # v1: is the last base the cpuacct controller (CPU time measured)?
 
   def describe(self) -> str:
-    return f"cgroup v{self.version} (memory, pids{', cpu' if self.cpu else ''})"
+    extra = ", cpu" if self.cpu else ""
+    extra += ", cpuacct" if self.cpuacct or self.version == 2 else ""
+    return f"cgroup v{self.version} (memory, pids{extra})"
 
   def create(self, name: str, memory_bytes: int, processes: int) -> Cgroup:
     dirs = tuple(base / name for base in self.bases)
@@ -121,7 +141,7 @@ class CgroupTree:
         except OSError:
           pass
       (pids / "pids.max").write_text(str(processes))
-    return Cgroup(self.version, dirs)
+    return Cgroup(self.version, dirs, dirs[-1] if self.version == 1 and self.cpuacct else None)
 
   def remove(self) -> None:
     for base in self.bases:
@@ -199,7 +219,8 @@ def _remove_stale(parent: Path, version: int) -> None:
       CgroupTree(version, (entry,)).remove()
 
 
-def _make_base(parents: list[Path], version: int, cpu: bool) -> Optional[CgroupTree]:
+def _make_base(parents: list[Path], version: int, cpu: bool,
+               cpuacct: bool = False) -> Optional[CgroupTree]:
   for parent in parents:
     _remove_stale(parent, version)
   name = f"adkcourse-grade-{os.getpid()}-{secrets.token_hex(3)}"
@@ -217,7 +238,7 @@ def _make_base(parents: list[Path], version: int, cpu: bool) -> Optional[CgroupT
       except OSError:
         pass
     return None
-  tree = CgroupTree(version, tuple(made), cpu)
+  tree = CgroupTree(version, tuple(made), cpu, cpuacct)
   if not _probe(tree):
     tree.remove()
     return None
@@ -252,14 +273,22 @@ def find() -> Optional[CgroupTree]:
   v1 = {}
   for point, kind, options in mounts:
     if kind == "cgroup":
-      for controller in ("memory", "pids", "cpu"):
+      for controller in ("memory", "pids", "cpu", "cpuacct"):
         if controller in options and controller in own and controller not in v1:
           v1[controller] = Path(point) / own[controller].lstrip("/")
   if {"memory", "pids"} <= set(v1):
     bases = [v1["memory"], v1["pids"]]
-    if "cpu" in v1 and os.access(v1["cpu"], os.W_OK):
-      tree = _make_base(bases + [v1["cpu"]], 1, True)
+    cpu = [v1["cpu"]] if "cpu" in v1 and os.access(v1["cpu"], os.W_OK) else []
+    acct = [v1["cpuacct"]] if "cpuacct" in v1 and os.access(v1["cpuacct"], os.W_OK) else []
+    if acct and v1.get("cpu") == v1.get("cpuacct"):  # mounted together (cpu,cpuacct)
+      acct = cpu
+      cpu_bases = bases + cpu
+    else:
+      cpu_bases = bases + cpu + acct
+    for candidate, has_cpu, has_acct in ((cpu_bases, bool(cpu), bool(acct)),
+                                         (bases + acct, False, bool(acct)),
+                                         (bases, False, False)):
+      tree = _make_base(list(dict.fromkeys(candidate)), 1, has_cpu, has_acct)
       if tree is not None:
         return tree
-    return _make_base(bases, 1, False)
   return None

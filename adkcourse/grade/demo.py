@@ -10,6 +10,7 @@ about the grader can be tried without real students:
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ async def forget_user(service, db_path, app_name, user_id):
                        (app_name, user_id))
     connection.commit()
     connection.execute("VACUUM")
+    connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     connection.close()
 '''
 
@@ -85,7 +87,7 @@ KINDS: dict[str, tuple[str, list[str], Any]] = {
                                ("events_removed", "no_trace_left", "other_apps_untouched")),
     "hostile_wipes_everyone": (".py", [HOSTILE], ("no_trace_left", "other_users_untouched",
                                                   "other_apps_untouched",
-                                                  "app_state_untouched")),
+                                                  "file_stays_adks")),
     "sync_def": (".py", [SYNC_DEF], ALL),
     "does_not_parse": (".py", ["async def forget_user(service, db_path, app_name, user_id)\n"
                                "    pass\n"], ALL),
@@ -96,11 +98,10 @@ KINDS: dict[str, tuple[str, list[str], Any]] = {
                        "    raise RuntimeError('not finished')\n"], ALL),
     "api_then_raises": (".py", [API_ONLY.replace(
         "session_id=session.id)", "session_id=session.id)\n    raise KeyError('oops')")],
-        API_ONLY_LOSES),
+        ALL),  # a call that raises earns nothing, whatever it did before
     "loops_forever": (".py", ["async def forget_user(service, db_path, app_name, user_id):\n"
                               "    while True:\n        pass\n"], ALL),
-    "calls_sys_exit": (".py", [API_ONLY + "\n    import sys\n    sys.exit(1)\n"],
-                       API_ONLY_LOSES),
+    "calls_sys_exit": (".py", [API_ONLY + "\n    import sys\n    sys.exit(1)\n"], ALL),
     "prints_megabytes": (".py", [API_ONLY + "\n    for _ in range(50_000):\n"
                                             "        print('x' * 200)\n"], API_ONLY_LOSES),
     "ignores_the_alarm": (".py", ["import signal\n\nasync def forget_user(service, db_path, "
@@ -115,17 +116,46 @@ KINDS: dict[str, tuple[str, list[str], Any]] = {
 }
 
 
-def expected_score(lost: Any, exercise: str = "forget_user") -> float:
-  """The score of a submission that loses the checks ``lost`` (``ALL``: every one)."""
+@dataclass(frozen=True)
+class Expected:
+  """What a demo submission must score: full marks, zero, or below full marks with at least
+  the checks ``lost`` failed (how much of a partial answer each world leaves depends on the
+  worlds, which change with the seed)."""
+
+  kind: str
+  lost: tuple[str, ...] | str
+
+  @property
+  def full(self) -> bool:
+    return self.lost == ()
+
+  @property
+  def zero(self) -> bool:
+    return self.lost == ALL
+
+  def problem(self, score: float, max_score: float, failed: set[str]) -> str | None:
+    """Why a grade does not fit this expectation (None: it fits)."""
+    if self.full:
+      return None if score == max_score else f"{self.kind}: {score} instead of full marks"
+    if self.zero:
+      return None if score == 0 else f"{self.kind}: {score} instead of 0"
+    if score >= max_score:
+      return f"{self.kind}: full marks for a partial answer"
+    missing = set(self.lost) - failed
+    return f"{self.kind}: kept {sorted(missing)}" if missing else None
+
+
+def expected(kind: str, exercise: str = "forget_user") -> Expected:
+  """The expectation of demo submission ``kind`` (its lost checks checked against the
+  exercise's own)."""
   from .checks import get_exercise
 
-  checks = get_exercise(exercise).checks
-  if lost == ALL:
-    return 0.0
-  unknown = set(lost) - {c.name for c in checks}
-  if unknown:
-    raise KeyError(f"no such check in {exercise}: {sorted(unknown)}")
-  return round(sum(c.points for c in checks if c.name not in lost), 2)
+  lost = KINDS[kind][2]
+  if lost not in ((), ALL):
+    unknown = set(lost) - {c.name for c in get_exercise(exercise).checks}
+    if unknown:
+      raise KeyError(f"no such check in {exercise}: {sorted(unknown)}")
+  return Expected(kind, lost)
 
 
 FAST_KINDS = ("correct_notebook", "api_only", "sql_without_app_filter", "hostile_wipes_everyone",
@@ -156,14 +186,14 @@ def write_submission(folder: Path, student: str, kind: str) -> Path:
 
 
 def write_class(folder: Path, kinds: tuple[str, ...] | None = None, copies: int = 1
-                ) -> dict[str, float]:
-  """Write one submission per kind (times ``copies``); return student -> expected score."""
+                ) -> dict[str, Expected]:
+  """Write one submission per kind (times ``copies``); return student -> what it must score."""
   folder = Path(folder)
   folder.mkdir(parents=True, exist_ok=True)
-  expected = {}
+  outcomes = {}
   for copy in range(copies):
     for kind in kinds or tuple(KINDS):
       student = kind if copies == 1 else f"{kind}_{copy:03d}"
       write_submission(folder, student, kind)
-      expected[student] = expected_score(KINDS[kind][2])
-  return expected
+      outcomes[student] = expected(kind)
+  return outcomes

@@ -4,14 +4,22 @@ For each submission, in a private folder of this run (never the submissions fold
 sandbox sees):
 
 1. **prepare** (trusted): a judge process (``_judge``), which never imports student code,
-   builds fresh input data in the submission's work folder (and, for ``needs_postgres``
-   exercises, in a PostgreSQL server private to this submission, see ``pgsandbox``);
+   builds the submission's random worlds twice each: it runs the reference on one copy, in a
+   folder no sandbox sees, and observes it; the other copy goes in the submission's work
+   folder (and, for ``needs_postgres`` exercises, in a PostgreSQL server private to this
+   submission, see ``pgsandbox``);
 2. **act** (untrusted): ``_act`` runs in a bubblewrap sandbox (``sandbox``): it extracts the
-   submission's definitions, runs the exercise's ``act`` on a private copy of the data and
-   sends back JSON plus the files left in the work folder, nothing else;
+   submission's definitions, runs the exercise's ``act`` on a private copy of each world and
+   sends back how each call ended, plus the files left in the work folder, nothing else;
 3. **observe + judge** (trusted): the files are put back in the work folder, the judge reads
-   them (and the PostgreSQL server) itself and applies the checks; this process rebuilds the
-   report from its own list of checks, numbers clamped to each check's points.
+   them (and the PostgreSQL server, and the world's services) itself and compares them with
+   the reference's; this process rebuilds the report from its own list of checks, numbers
+   clamped to each check's points.
+
+Time is CPU time (``--timeout``: CPU seconds for all of a submission's calls), measured for the
+whole sandbox by its cgroup (or its processes' own counts where there is none), with a
+wall-clock limit several times longer for calls that block. A submission that reached a time
+limit is graded again at the end, alone, before the limit costs it anything.
 
 Anything malformed from the sandbox is 0 plus a note for that student alone; one submission's
 crash, timeout or damage never reaches another. The submissions are copied into the run's
@@ -46,14 +54,22 @@ from .report import CheckResult, Report
 from .sandbox import Isolation, Running, Sandbox, detect
 from ..scratch import reproducible_environment
 
-KILL_GRACE = 2.0  # seconds past the time limit before the sandbox itself is killed
+KILL_GRACE = 2.0  # seconds past the sandbox's own limits before the grader kills it
+STARTUP_CPU = 30.0  # CPU seconds a sandbox may use besides the calls (imports, worlds' set-up)
+STARTUP_WALL = 120.0  # seconds of wall-clock time on top of WALL_FACTOR times the CPU limit
+WALL_FACTOR = 6.0  # a sandbox's wall-clock limit: this many times its CPU limit, plus the above
 MAX_FILE = 32 * 1024 * 1024  # bytes of one submission file taken (a notebook with outputs)
 SCRATCH_MB = 64  # size of each of a sandbox's two private tmpfs folders
 PROCESSES = 128  # processes and threads of one sandbox, all together
 HEADER_CAP = 8 * 1024 * 1024  # bytes of the sandbox's JSON report
 MAX_RETURNED_FILES = 1000  # files a sandbox may send back (``_act`` sends at most 500)
-JUDGE_TIMEOUT = 30.0  # seconds for prepare, and for observe + judge (a hostile database...)
-JUDGE_START_TIMEOUT = 60.0
+JUDGE_START_TIMEOUT = 600.0  # seconds for a judge to import and warm up (a loaded machine)
+
+
+def judge_timeout(time_limit: float) -> float:
+  """Seconds the judge may take for one request (it builds worlds and runs the reference, or
+  observes and compares): generous, and scaled with the submissions' own limit."""
+  return 120.0 + 4.0 * time_limit
 MAX_NOTES = 30
 MAX_TEXT = 2_000
 # The only variables a submission inherits from the grader's environment (an allowlist: a
@@ -91,6 +107,8 @@ class Graded:
   info: list[str] = field(default_factory=list)
   isolation_off: bool = False
   survivors: int = 0  # processes that outlived the submission's sandbox (then killed)
+  timed_out: bool = False  # a time limit was reached (so it is graded again, alone)
+  cpu_seconds: Optional[float] = None  # CPU time of its sandbox
 
 
 def find_submissions(folder: Path, skipped: Optional[list[str]] = None) -> list[Submission]:
@@ -220,12 +238,18 @@ def _package_parent() -> str:
 class JudgeError(RuntimeError):
   """The judge did not answer (crashed, timed out, or its answer was unreadable)."""
 
+  def __init__(self, message: str, timed_out: bool = False):
+    super().__init__(message)
+    self.timed_out = timed_out
+
 
 class Judge:
   """One ``_judge`` process: prepares data and judges, for one job slot at a time."""
 
-  def __init__(self, exercise: str, sandbox: Sandbox, root: Path, log: Path):
+  def __init__(self, exercise: str, sandbox: Sandbox, root: Path, log: Path,
+               reference: Path, timeout: float):
     self.exercise, self.sandbox, self.root, self.log = exercise, sandbox, root, log
+    self.reference, self.timeout = reference, timeout
     self.running: Optional[Running] = None
     self._buffer = b""
 
@@ -233,10 +257,12 @@ class Judge:
     enabled = self.sandbox.isolation.enabled
     env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp",
            **reproducible_environment(Path("/tmp") if enabled else self.root / "judge")}
+    reference = "/grade/reference.py" if enabled else str(self.reference)
     with self.log.open("ab") as log:
       self.running = self.sandbox.start(
-          _boot("adkcourse.grade._judge") + [self.exercise], env=env, chdir=str(self.root),
-          rw_binds=[(str(self.root), str(self.root))],
+          _boot("adkcourse.grade._judge") + [self.exercise, reference], env=env,
+          chdir=str(self.root), rw_binds=[(str(self.root), str(self.root))],
+          ro_binds=[(str(self.reference), reference)] if enabled else (),
           # the submissions' files are no business of the judge: hidden behind an empty tmpfs
           tmpfs=[("/tmp", 64 * 1024 * 1024), (str(self.root / "submissions"), 4096)],
           private_uid=False, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
@@ -278,7 +304,7 @@ class Judge:
   def call(self, request: dict, timeout: Optional[float] = None) -> dict:
     """Send one request; its reply (``ok`` true), or ``JudgeError``. A judge that failed is
     stopped; the next call starts a fresh one."""
-    timeout = JUDGE_TIMEOUT if timeout is None else timeout
+    timeout = self.timeout if timeout is None else timeout
     try:
       if self.running is None or not self.running.alive():
         self.stop()
@@ -289,7 +315,7 @@ class Judge:
       reply = self._read(timeout)
     except (OSError, ValueError, JudgeError) as error:
       self.stop()
-      raise JudgeError(str(error)) from None
+      raise JudgeError(str(error), timed_out="no answer within" in str(error)) from None
     if reply.get("ok") is not True:
       raise JudgeError(str(reply.get("error", "failed"))[:MAX_TEXT])
     return reply
@@ -420,17 +446,49 @@ def _child_notes(header: dict, name: str, time_limit: float, memory_mb: int,
     notes.append(f"the submission went over the memory limit ({memory_mb:,} MiB for all its "
                  "processes together): the kernel stopped some of them; graded on what it had "
                  "done")
-  if child.get("timed_out") is True:
-    notes.append(f"`{name}` was still running at the time limit ({time_limit:g} s, "
-                 "everything included) and was stopped; graded on what it had done")
+  if child.get("stopped") == "cpu":
+    notes.append(f"the process running `{name}` used up its CPU time ({time_limit:g} CPU s "
+                 "for the calls, plus the grader's own start) and was stopped: look for an "
+                 "endless loop; graded on the worlds it had finished")
+  elif child.get("stopped") == "wall":
+    notes.append(f"the process running `{name}` was still running long after its time limit "
+                 "(waiting, not computing) and was stopped; graded on the worlds it had "
+                 "finished")
   elif type(child.get("signal")) is str and not memory_exceeded:
     notes.append(f"the process running `{name}` was killed by {child['signal'][:20]}; "
-                 "graded on what it had done")
-  elif type(child.get("exit")) is int and child["exit"] not in (0,) and header.get(
-      "acted") is None:
+                 "graded on the worlds it had finished")
+  elif type(child.get("exit")) is int and child["exit"] not in (0,) and not header.get(
+      "finished"):
     notes.append(f"the process running `{name}` ended with exit status {child['exit']} "
-                 "before reporting (os._exit?); graded on the data it left")
+                 "before reporting every world (os._exit?); graded on what it reported")
+  for error in header.get("errors") or []:
+    if type(error) is str and error.startswith("the messages of the process"):
+      notes.append(error[:MAX_TEXT])
   return notes
+
+
+def _stopped(header: Optional[dict]) -> bool:
+  """Did a time limit stop anything in this run (a call, or the whole process)?"""
+  if not isinstance(header, dict):
+    return False
+  child = header.get("child")
+  if isinstance(child, dict) and child.get("stopped"):
+    return True
+  for world in header.get("worlds") or []:
+    for outcome in (world.get("outcomes") or []) if isinstance(world, dict) else []:
+      if isinstance(outcome, dict) and outcome.get("stopped") in ("cpu", "wall"):
+        return True
+  return False
+
+
+def reference_file(exercise: str) -> Path:
+  """The reference solution's file (``solutions/NAME.py``), found by this trusted process."""
+  import importlib.util
+
+  spec = importlib.util.find_spec(f"solutions.{exercise}")
+  if spec is None or spec.origin is None:
+    raise UsageError(f"the reference solution solutions/{exercise}.py is not installed")
+  return Path(spec.origin)
 
 
 class Grader:
@@ -438,13 +496,19 @@ class Grader:
 
   def __init__(self, exercise: Exercise, isolation: Isolation, root: Path, *, jobs: int,
                time_limit: float, memory_mb: int, seed: Optional[int] = None):
+    import secrets
+
     self.exercise, self.isolation, self.root = exercise, isolation, root
-    self.time_limit, self.memory_mb, self.seed = time_limit, memory_mb, seed
+    self.time_limit, self.memory_mb = time_limit, memory_mb
+    # Without --seed, fresh worlds every run, but the same for a submission graded again.
+    self.seed = seed if seed is not None else secrets.randbits(48)
     self.sandbox = Sandbox(isolation)
     self.judges: queue.Queue = queue.Queue()
     self._all_judges: list[Judge] = []
+    reference = reference_file(exercise.name)
     for number in range(jobs):
-      judge = Judge(exercise.name, self.sandbox, root, root / f"judge-{number}.log")
+      judge = Judge(exercise.name, self.sandbox, root, root / f"judge-{number}.log", reference,
+                    judge_timeout(time_limit))
       self._all_judges.append(judge)
       self.judges.put(judge)
     self.farm = None
@@ -474,9 +538,10 @@ class Grader:
       number = next(self._numbers)
     folder = self.root / f"s{number:04d}"
     workdir = folder / "work"
-    workdir.mkdir(parents=True)
+    for sub in ("work", "judge", "sockets"):
+      (folder / sub).mkdir(parents=True)
+      (folder / sub).chmod(0o700 if sub == "judge" else 0o755)
     folder.chmod(0o755)
-    workdir.chmod(0o755)
     judge = self.judges.get()
     try:
       graded.report = self._grade(submission, private, folder, workdir, judge, graded)
@@ -490,6 +555,7 @@ class Grader:
              judge: Judge, graded: Graded) -> Report:
     exercise = self.exercise
     server = None
+    prepared = False
     try:
       if self.farm is not None:
         try:
@@ -498,15 +564,20 @@ class Grader:
           return exercise.zero_report(f"the grader could not start this submission's "
                                       f"PostgreSQL server ({one_line(error, 200)})")
       try:
-        setup = judge.call({"op": "prepare", "workdir": str(workdir),
-                            "postgres_url": server.url if server else None,
-                            "seed": self._seed_for(submission)})["setup"]
+        worlds = judge.call({"op": "prepare", "workdir": str(workdir),
+                             "private": str(folder / "judge"), "sockets": str(folder / "sockets"),
+                             "postgres_url": server.url if server else None,
+                             "seed": self._seed_for(submission)})
+        prepared = True
       except JudgeError as error:
+        graded.timed_out = graded.timed_out or error.timed_out
         return exercise.zero_report(f"the grader could not prepare this submission's data "
                                     f"({one_line(error, 300)}): grade it again")
-      run, header, files, problem = self._act(private, folder, workdir, setup, server)
+      run, header, files, problem = self._act(private, folder, workdir, worlds, server)
       graded.output = run.output.decode("utf-8", "replace")
       graded.output_size = run.output_size
+      graded.cpu_seconds = run.cpu_seconds
+      graded.timed_out = run.timed_out or _stopped(header)
       if run.output_truncated:
         graded.info.append(f"it printed more than {run.output_size:,} bytes: the grader "
                            "stopped reading there")
@@ -540,9 +611,11 @@ class Grader:
       file_notes = _texts(header.get("file_notes"), 10) or []
       file_notes += restore_files(workdir, files)
       try:
-        answer = judge.call({"op": "observe", "workdir": str(workdir), "setup": setup,
-                             "acted": header.get("acted")})
+        answer = judge.call({"op": "observe", "workdir": str(workdir),
+                             "reports": header.get("worlds") or []})
+        prepared = False
       except JudgeError as error:
+        graded.timed_out = graded.timed_out or error.timed_out
         report = exercise.zero_report(f"what the submission left could not be judged "
                                       f"({one_line(error, 300)})")
         report.notes = _merge(notes, define_notes, child_notes, report.notes)
@@ -554,34 +627,47 @@ class Grader:
                             "and were killed")
       return report
     finally:
+      if prepared:
+        try:
+          judge.call({"op": "discard", "workdir": str(workdir)})
+        except JudgeError:
+          pass
       if server is not None:
         server.stop()
 
-  def _seed_for(self, submission: Submission) -> Optional[int]:
-    """None (fresh data every time), or with ``--seed`` the same data for the same student
-    on every run (different for each student)."""
-    if self.seed is None:
-      return None
+  def _seed_for(self, submission: Submission) -> int:
+    """The seed of this submission's worlds: the same on every grading of it in this run
+    (and, with ``--seed``, on every run), different for each student."""
     digest = hashlib.sha256(f"{self.seed}:{submission.student}".encode("utf-8",
                                                                        "surrogatepass"))
     return int.from_bytes(digest.digest()[:6], "big")
 
-  def _act(self, private: Path, folder: Path, workdir: Path, setup: dict, server: Any):
+  def limits(self) -> tuple[float, float]:
+    """(CPU seconds, wall-clock seconds) a submission's sandbox may use, everything included."""
+    cpu = self.time_limit + STARTUP_CPU
+    return cpu, STARTUP_WALL + WALL_FACTOR * cpu
+
+  def _act(self, private: Path, folder: Path, workdir: Path, prepared: dict, server: Any):
     """Run the submission's phase in its sandbox: (run, header, files, reason for a zero)."""
     enabled = self.isolation.enabled
     scratch = SCRATCH_MB * 1024 * 1024
     base = Path("/tmp") if enabled else folder / "private"
     submission = (f"/grade/submission{kind(private)}" if enabled else str(private))
+    cpu_cap, wall_limit = self.limits()
     request = {"exercise": self.exercise.name, "submission": submission,
                "workdir": str(workdir), "input": "/grade/input" if enabled else "",
-               "setup": setup, "time_limit": self.time_limit,
+               "worlds": [{"index": w["index"], "inputs": w["inputs"],
+                           "channels": w["channels"]} for w in prepared["worlds"]],
+               "calls": prepared["calls"], "time_limit": self.time_limit,
+               "cpu_cap": cpu_cap, "wall_limit": wall_limit,
                "memory_mb": self.memory_mb, "processes": PROCESSES, "file_cap": scratch,
                "files_cap": scratch, "code_cap": MAX_CODE}
     request_file = folder / "request.json"
     request_file.write_text(json.dumps(request), encoding="utf-8")
     request_file.chmod(0o644)
+    sockets = folder / "sockets"
     ro_binds = [(str(request_file), "/grade/request.json"), (str(private), submission),
-                (str(workdir), "/grade/input")]
+                (str(workdir), "/grade/input"), (str(sockets), str(sockets))]
     if server is not None:
       ro_binds.append((str(server.socket_dir), str(server.socket_dir)))
     if not enabled:
@@ -590,15 +676,17 @@ class Grader:
     run = self.sandbox.run(
         _boot("adkcourse.grade._act") + ["/grade/request.json" if enabled else
                                          str(request_file)],
-        deadline=self.time_limit + KILL_GRACE, result_cap=scratch + HEADER_CAP,
-        env=act_environment(base), chdir=str(workdir),
+        deadline=wall_limit + KILL_GRACE, cpu_limit=cpu_cap + KILL_GRACE,
+        result_cap=scratch + HEADER_CAP, env=act_environment(base), chdir=str(workdir),
         tmpfs=[(str(workdir), scratch), ("/tmp", scratch)] if enabled else (),
         ro_binds=ro_binds if enabled else (),
         memory_bytes=(self.memory_mb * 1024 * 1024 + 2 * scratch), processes=PROCESSES,
         cwd_without_sandbox=str(workdir))
     if run.timed_out:
-      return run, None, [], (f"stopped after {self.time_limit:g} s (the time limit): nothing "
-                             "could be graded; look for an endless loop")
+      what = (f"{cpu_cap:g} CPU seconds" if run.cpu_exceeded
+              else f"{wall_limit:g} seconds of waiting")
+      return run, None, [], (f"stopped after {what} (the time limit, everything included): "
+                             "nothing could be graded; look for an endless loop")
     try:
       header, files = parse_result(run.result)
     except Malformed as error:
@@ -624,6 +712,23 @@ def copy_submissions(submissions: list[Submission], folder: Path
     problem = copy_private(submission.path, target)
     copied.append((submission, None if problem else target, problem))
   return copied
+
+
+def _result(future: Any, submission: Submission, exercise: Exercise, isolation: Isolation,
+            call: Any = None) -> Graded:
+  """A future's (or a call's) ``Graded``; a grader failure becomes that student's 0."""
+  try:
+    return future.result() if future is not None else call()
+  except Exception as error:  # noqa: BLE001 - the grader itself must not stop
+    return Graded(submission.student, submission.path, exercise.zero_report(
+        f"the grader failed on this submission: {type(error).__name__}: {error}"),
+        isolation_off=not isolation.enabled)
+
+
+def _by_item(copied: list, results: list[Graded]) -> list:
+  """The ``copied`` items in the order of ``results`` (matched by student)."""
+  by_student = {item[0].student: item for item in copied}
+  return [by_student[graded.student] for graded in results]
 
 
 def grade_all(exercise_name: str, submissions: list[Submission], *, jobs: int = 2,
@@ -660,16 +765,24 @@ def grade_all(exercise_name: str, submissions: list[Submission], *, jobs: int = 
     with ThreadPoolExecutor(max_workers=jobs) as pool, \
         tqdm(total=len(submissions), desc=f"grading {exercise_name}", unit="submission",
              file=sys.stderr, disable=not progress) as bar:
-      futures = {pool.submit(grader.grade, *item): item[0] for item in copied}
+      futures = {pool.submit(grader.grade, *item): item for item in copied}
       for future in as_completed(futures):
-        submission = futures[future]
-        try:
-          results.append(future.result())
-        except Exception as error:  # noqa: BLE001 - the grader itself must not stop
-          results.append(Graded(submission.student, submission.path, exercise.zero_report(
-              f"the grader failed on this submission: {type(error).__name__}: {error}"),
-              isolation_off=not isolation.enabled))
+        item = futures[future]
+        results.append(_result(future, item[0], exercise, isolation))
         bar.update(1)
+    again = [item for item, graded in zip(_by_item(copied, results), results) if graded.timed_out]
+    if again and (jobs > 1 or len(submissions) > 1):
+      # A limit reached while other submissions were graded too: graded again now, alone,
+      # before the limit costs anything.
+      for item in tqdm(again, desc="grading again alone (time limit reached)",
+                       unit="submission", file=sys.stderr, disable=not progress):
+        first = next(g for g in results if g.student == item[0].student)
+        second = _result(None, item[0], exercise, isolation, lambda: grader.grade(*item))
+        second.report.notes.insert(0, (
+            f"this submission reached a time limit while {jobs} submissions were graded at a "
+            "time, so it was graded again, alone; this is the second grading"
+            + (" (it reached a limit again)" if second.timed_out else "")))
+        results[results.index(first)] = second
   finally:
     if grader is not None:
       grader.close()

@@ -289,6 +289,8 @@ class SandboxRun:
   result: bytes = b""  # what arrived on the result pipe (at most ``result_cap`` bytes)
   result_truncated: bool = False
   memory_exceeded: bool = False
+  cpu_exceeded: bool = False  # stopped for its CPU time (``timed_out`` is then true too)
+  cpu_seconds: Optional[float] = None  # CPU time it used, all its processes (None: unknown)
   survivors: int = 0  # processes still alive after the sandbox ended (killed then)
   errors: list[str] = field(default_factory=list)
 
@@ -396,12 +398,13 @@ class Sandbox:
     return Running(self, process, info_r, result_r, group, memory_bytes)
 
   def run(self, command: Sequence[str], *, deadline: float, result_cap: int = 0,
-          **options: Any) -> SandboxRun:
-    """Run ``command`` to its end or for ``deadline`` seconds, whichever comes first; what it
+          cpu_limit: Optional[float] = None, **options: Any) -> SandboxRun:
+    """Run ``command`` to its end, or for ``deadline`` seconds of wall-clock time, or until
+    its processes together used ``cpu_limit`` seconds of CPU, whichever comes first; what it
     started is dead when this returns. At most ``result_cap`` bytes of the result pipe kept."""
     running = self.start(command, result_pipe=bool(result_cap), **options)
     try:
-      running.wait(deadline, result_cap)
+      running.wait(deadline, result_cap, cpu_limit)
     finally:
       running.stop()
     return running.outcome
@@ -449,9 +452,24 @@ class Running:
     self.info_fd = -1
     self.pidns, self.init_fd = _parse_info(self._info)
 
-  def wait(self, deadline: float, result_cap: int = 0) -> SandboxRun:
+  def cpu_seconds(self) -> Optional[float]:
+    """CPU time used so far by everything the command started (its cgroup's count; else the
+    processes of its PID namespace, or of its process tree without a sandbox)."""
+    if self.group is not None:
+      measured = self.group.cpu_seconds()
+      if measured is not None:
+        return measured
+    if self.pidns is not None:
+      return namespace_cpu(self.pidns)
+    if not self.sandbox.isolation.enabled:
+      return tree_cpu(self.process.pid)
+    return None
+
+  def wait(self, deadline: float, result_cap: int = 0,
+           cpu_limit: Optional[float] = None) -> SandboxRun:
     """Collect output (and up to ``result_cap`` bytes of results) until the command and
-    everything holding its pipes have ended, or ``deadline`` seconds from the start."""
+    everything holding its pipes have ended, or ``deadline`` seconds from the start, or until
+    it used ``cpu_limit`` seconds of CPU."""
     run, process = self.outcome, self.process
     chunks: list[bytes] = []
     kept = 0
@@ -507,10 +525,14 @@ class Running:
               self.result_fd = -1
             else:
               process.stdout.close()
-        if watch and time.monotonic() > next_watch:
+        if (watch or cpu_limit is not None) and time.monotonic() > next_watch:
           next_watch = time.monotonic() + 0.2
-          if namespace_memory(self.pidns) > self.memory_bytes:  # type: ignore[arg-type]
+          if watch and namespace_memory(self.pidns) > self.memory_bytes:  # type: ignore[arg-type]
             run.memory_exceeded = True
+            break
+          used = self.cpu_seconds() if cpu_limit is not None else None
+          if used is not None and used > cpu_limit:  # type: ignore[operator]
+            run.timed_out = run.cpu_exceeded = True
             break
         if not self.sandbox.isolation.enabled and not self._group_killed and _exited(
             process.pid):
@@ -538,6 +560,7 @@ class Running:
     if self._stopped:
       return run
     self._stopped = True
+    run.cpu_seconds = self.cpu_seconds()
     if self.init_fd is not None:
       try:
         signal.pidfd_send_signal(self.init_fd, signal.SIGKILL)
@@ -550,6 +573,9 @@ class Running:
     self.process.wait()
     # What is still there once the kernel has had a moment to finish the kills survived.
     if self.group is not None:
+      final = self.group.cpu_seconds()
+      if final is not None:
+        run.cpu_seconds = max(final, run.cpu_seconds or 0.0)
       if _settle(self.group.pids):
         run.survivors += self.group.kill()
       if self.group.oom_kills():
@@ -658,6 +684,43 @@ def namespace_memory(pidns: int) -> int:
     except (OSError, ValueError, IndexError):
       continue
   return total
+
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _process_cpu(pid: int) -> tuple[float, int]:
+  """(CPU seconds of ``pid`` and of its reaped children, its parent's pid); (0, -1) if gone."""
+  try:
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    ticks = sum(int(fields[i]) for i in (11, 12, 13, 14))  # utime stime cutime cstime
+    return ticks / CLOCK_TICKS, int(fields[1])
+  except (OSError, ValueError, IndexError):
+    return 0.0, -1
+
+
+def namespace_cpu(pidns: int) -> float:
+  """CPU seconds of every process of PID namespace ``pidns``, zombies included (a reaped
+  process's time is in its reaper's children's time)."""
+  total = 0.0
+  for entry in os.listdir("/proc"):
+    if entry.isdigit() and _pid_namespace(int(entry)) == pidns:
+      total += _process_cpu(int(entry))[0]
+  return total
+
+
+def tree_cpu(root: int) -> float:
+  """CPU seconds of ``root`` and of every live process below it (no sandbox)."""
+  parents: dict[int, int] = {}
+  cpu: dict[int, float] = {}
+  for entry in os.listdir("/proc"):
+    if entry.isdigit():
+      cpu[int(entry)], parents[int(entry)] = _process_cpu(int(entry))
+  found, frontier = {root}, {root}
+  while frontier:
+    frontier = {pid for pid, parent in parents.items() if parent in frontier} - found
+    found |= frontier
+  return sum(cpu.get(pid, 0.0) for pid in found)
 
 
 def kill_namespace(pidns: int, rounds: int = 50) -> list[int]:

@@ -78,9 +78,6 @@ def sqlite_secure_delete_off() -> Iterator[None]:
     yield
   finally:
     sqlite3.connect = original  # type: ignore[assignment]
-    # Connections that are only garbage now (SqliteSessionService's constructor leaves one)
-    # close here, so that SQLite checkpoints and removes a -wal file before anyone reads it.
-    gc.collect()
 
 
 class Clock:
@@ -133,3 +130,84 @@ def conversation_turn(rng: random.Random, clock: Clock, *, agent: str, mark: Cal
             custom_metadata={"source": "tutor", "trace": {"id": mark()}} if metadata else None),
   ]
   return events
+
+
+# -- ids that break careless code ---------------------------------------------------------------
+#
+# A world's user ids are drawn from these kinds, each a way a filter can match the wrong row:
+# quotes (SQL built with f-strings), LIKE's wildcards ``_`` and ``%``, GLOB's ``*``, ``?`` and
+# ``[``, letter case (NOCASE, lower()), Unicode that looks the same (NFC against NFD, a
+# Cyrillic letter), whitespace, and a prefix shared with another id.
+
+def lookalike_ids(rng: random.Random, base: str) -> list[str]:
+  """Ids a sloppy filter confuses with ``base``: a longer id it is a prefix of, its case
+  variants, and (when it has one) the same id with ``_`` replaced by another character."""
+  found = [f"{base}{rng.choice(('x', '1', ' jr', '_2'))}", base.upper(), base.lower(),
+           base.title()]
+  if "_" in base:
+    found.append(base.replace("_", "x", 1))
+  if any(c in base for c in "*?["):
+    found.append(base.replace("*", "ab").replace("?", "z").replace("[", "(", 1))
+  return [f for f in dict.fromkeys(found) if f != base]
+
+
+def awkward_user_id(rng: random.Random, kind: str) -> str:
+  """A user id of one awkward ``kind``: quotes, like, glob, unicode, emoji, spaces, plain."""
+  first, nick = rng.choice(FIRST_NAMES), rng.choice(NICKNAMES)
+  if kind == "quotes":
+    return quoted_user_id(rng).title()
+  if kind == "like":  # _ and % are LIKE's wildcards
+    return rng.choice((f"{first}_{rng.randrange(10, 99)}", f"{first}%{rng.randrange(10, 99)}"))
+  if kind == "glob":
+    return rng.choice((f"{first}*", f"{first}?{nick}", f"[{first[0]}]{first[1:]}"))
+  if kind == "unicode":  # a decomposed accent: the same letters to a reader, other bytes
+    return rng.choice((f"zoe\u0301_{nick}", f"Jose\u0301 {first}", f"ren\u00e9e_{nick}"))
+  if kind == "emoji":
+    return f"{first} \u2615 {nick}"
+  if kind == "spaces":
+    return f" {first}  {nick} "
+  return f"{first}_{rng.randrange(100, 999)}"
+
+
+ID_KINDS = ("quotes", "like", "glob", "unicode", "emoji", "spaces", "plain")
+SHARED_SESSION_IDS = ("default", "main", "session-1", "chat")
+
+
+# -- stores as scripts ----------------------------------------------------------------------------
+#
+# A store's content is a list of operations (JSON): {"op": "create", "app", "user", "id",
+# "state"}, {"op": "append", "app", "user", "id", "event": Event as JSON} and {"op": "delete",
+# "app", "user", "id"}. Writing the same
+# script through any session service gives the same sessions, events and states; a world's spec
+# holds the script, so a seed describes the whole world.
+
+def event_json(event: Event) -> dict[str, Any]:
+  return event.model_dump(mode="json", exclude_none=True)
+
+
+async def play(service: Any, script: list[dict[str, Any]]) -> None:
+  """Write ``script`` into ``service`` (create sessions, append events, in order)."""
+  sessions: dict[tuple[str, str, str], Any] = {}
+  for step in script:
+    where = (step["app"], step["user"], step["id"])
+    if step["op"] == "create":
+      sessions[where] = await service.create_session(
+          app_name=step["app"], user_id=step["user"], session_id=step["id"],
+          state=step.get("state") or {})
+    elif step["op"] == "append":
+      await service.append_event(sessions[where], Event.model_validate(step["event"]))
+    elif step["op"] == "delete":
+      await service.delete_session(app_name=step["app"], user_id=step["user"],
+                                   session_id=step["id"])
+    else:
+      raise ValueError(f"unknown step {step['op']!r}")
+
+
+def turn_events(rng: random.Random, clock: Clock, *, agent: str, mark: Callable[[], str],
+                user_delta: Optional[dict[str, Any]] = None,
+                tool_delta: Optional[dict[str, Any]] = None,
+                metadata: bool = False) -> list[dict[str, Any]]:
+  """``conversation_turn`` as JSON events (for a script)."""
+  return [event_json(e) for e in conversation_turn(rng, clock, agent=agent, mark=mark,
+                                                   user_delta=user_delta,
+                                                   tool_delta=tool_delta, metadata=metadata)]

@@ -12,3 +12,4 @@ async def forget_user(service, db_path, app_name, user_id):
                      (app_name, user_id))
     await db.commit()
     await db.execute("VACUUM")
+    await db.execute("PRAGMA wal_checkpoint(TRUNCATE)")

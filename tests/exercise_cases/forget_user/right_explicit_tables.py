@@ -14,3 +14,4 @@ async def forget_user(service, db_path, app_name, user_id):
                            (app_name, user_id))
   with closing(sqlite3.connect(db_path)) as connection:
     connection.execute("VACUUM")
+    connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")

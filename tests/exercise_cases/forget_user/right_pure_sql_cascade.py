@@ -14,5 +14,6 @@ async def forget_user(service, db_path, app_name, user_id):
                        {"app": app_name, "user": user_id})
     connection.execute("COMMIT")
     connection.execute("VACUUM")
+    connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
   finally:
     connection.close()

@@ -15,3 +15,4 @@ async def forget_user(service, db_path, app_name, user_id):
                        (user_id, app_name))
     connection.commit()
     connection.execute("VACUUM")
+    connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -1,0 +1,571 @@
+"""The differential judge every exercise shares: the reference and the submission, run on
+identical copies of random worlds, compared on everything observable.
+
+A check that compares the few fields its author thought of, on one fixed world, passes the
+wrong solutions nobody thought of. So an exercise declares four things instead of checks:
+
+- ``generate(rng, index) -> spec``: a random world, as JSON (names, ids, sizes, contents),
+  drawn from the world's own seed, with the awkward cases in it;
+- ``build(spec, folder, resources) -> inputs``: the world made real once, as a template
+  (SQLite files in ``folder``, PostgreSQL databases); ``duplicate(spec, template, inputs,
+  folder, resources, copy)`` makes each identical copy from it (default: the folder's files;
+  an exercise on PostgreSQL clones its databases). ``inputs`` (JSON) is what ``act`` needs and
+  nothing more: the submission reads it, so it holds no expected answer;
+- ``act(fn, world)``: what the function is called with, through ``world.call`` (see
+  ``_harness``), and when the world's snapshot is taken;
+- ``observe(spec, folder, inputs, view) -> Observation``: the whole world as it is now, as a
+  flat mapping from keys (tuples of strings and numbers) to JSON values: every row of every
+  table, every file, every key of every state, the privilege catalogue... ``view`` says
+  whether this is the pristine world (before), or after a run (then ``view.snapshot`` is the
+  folder as it was at return time, when there is one).
+
+plus ``classify(spec, key) -> check name``, which says which of the exercise's ``checks`` a
+difference at ``key`` costs, and ``leaves_open``: what the contract explicitly leaves open, in
+one place (``Open``), never compared. Exercises whose right answers differ (a prompt budget)
+set ``compare_to_reference=False`` and judge ``properties`` over a grid of worlds instead;
+``properties`` can also state what every outcome must satisfy (the reference included: a test
+runs it on many seeds).
+
+The judge builds each world twice: the reference runs on one copy, the submission on the
+other; the pristine copy is observed before the submission runs. A check earns its share of
+points for each world where nothing it covers differs. A world where a call raised when the
+reference's did not, or was stopped at its time limit, earns nothing: what it did before
+failing is no completion. Checks marked ``needs_action`` earn nothing in a world the
+submission left exactly as it found it while the reference changed it (doing nothing is not
+"leaving the rest untouched").
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import json
+import math
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Iterable, Optional
+
+from ..report import CheckResult, Report
+from ._harness import ActWorld, outcome_note
+
+Key = tuple
+Observation = dict  # Key -> JSON value
+
+ABSENT = object()  # a key one observation has and the other lacks
+MAX_SHOWN = 3  # differences shown per check
+VALUE_CHARS = 120
+
+
+@dataclass(frozen=True)
+class Resources:
+  """What the grader lends ``build`` besides a folder: the admin URL of a PostgreSQL server
+  private to this grading (the course's own server in the students' self-check), or None."""
+
+  postgres_url: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Check:
+  """One gradable part of the contract: its points, the contract's words (``requires``, shown
+  as "not met yet" to a student who has not started), a ``hint`` naming what usually causes
+  a difference there (never how to write it), and the feedback when it is met."""
+
+  name: str
+  points: float
+  requires: str
+  hint: str = ""
+  success: str = ""
+  needs_action: bool = False
+
+  @property
+  def description(self) -> str:
+    return self.requires
+
+
+@dataclass(frozen=True)
+class Open:
+  """Something the contract leaves open: keys matching ``pattern`` (one ``fnmatch`` pattern
+  per element; ``"**"`` matches any number of elements) are not compared, when ``when`` (if
+  given) says so for this key: ``when(key, spec, pristine)``. ``why`` is shown to instructors."""
+
+  pattern: tuple[str, ...]
+  why: str
+  when: Optional[Callable[[Key, dict, Observation], bool]] = None
+
+  def matches(self, key: Key, spec: dict, pristine: Observation) -> bool:
+    if not _match(self.pattern, tuple(str(part) for part in key)):
+      return False
+    return self.when is None or bool(self.when(key, spec, pristine))
+
+
+def _match(pattern: tuple[str, ...], key: tuple[str, ...]) -> bool:
+  if not pattern:
+    return not key
+  head, rest = pattern[0], pattern[1:]
+  if head == "**":
+    return any(_match(rest, key[i:]) for i in range(len(key) + 1))
+  return bool(key) and fnmatch.fnmatchcase(key[0], head) and _match(rest, key[1:])
+
+
+@dataclass(frozen=True)
+class View:
+  """Which state of a world ``observe`` is asked for."""
+
+  kind: str  # "pristine", "reference" or "submission"
+  snapshot: Optional[Path] = None  # the folder at return time (None: not taken)
+
+
+@dataclass(frozen=True)
+class Exercise:
+  """An exercise as the judge knows it (see the module's docstring)."""
+
+  name: str
+  lesson: str
+  signature: str
+  is_async: bool
+  checks: tuple[Check, ...]
+  generate: Callable[[random.Random, int], dict]  # (rng, variant) -> spec
+  build: Callable[[dict, Path, Resources], Awaitable[dict]]
+  act: Callable[[Callable, ActWorld], Awaitable[None]]
+  observe: Callable[[dict, Path, dict, View], Awaitable[Observation]]
+  classify: Callable[[dict, Key], Any]  # a check name, or several
+  leaves_open: tuple[Open, ...] = ()
+  properties: Optional[Callable[[dict, Observation, Observation], list[tuple[str, str]]]] = None
+  compare_to_reference: bool = True
+  worlds: int = 4
+  calls: Callable[[dict], int] = lambda spec: 1  # calls of the function per world
+  needs_postgres: bool = False
+  teardown: Optional[Callable[[dict, dict, Resources], Awaitable[None]]] = None
+  describe_key: Optional[Callable[[dict, Key], str]] = None
+  label: Callable[[dict], str] = lambda spec: ""
+  servers: Optional[Callable[[dict], dict[str, Any]]] = None  # trusted services of a world
+  outcome_check: Optional[str] = None  # the check a different call outcome costs
+  duplicate: Callable[[dict, Path, dict, Path, Resources, int], Awaitable[dict]] = None  # type: ignore[assignment]
+
+  def __post_init__(self) -> None:
+    if self.duplicate is None:
+      object.__setattr__(self, "duplicate", copy_folder)
+
+  @property
+  def max_score(self) -> float:
+    return round(sum(c.points for c in self.checks), 2)
+
+  def zero_report(self, reason: str) -> Report:
+    """The report of a submission that could not run at all: every check at 0."""
+    return Report(self.name, [CheckResult(c.name, c.points, 0.0, "not run")
+                              for c in self.checks], [reason])
+
+  def is_open(self, key: Key, spec: dict, pristine: Observation) -> bool:
+    return any(rule.matches(key, spec, pristine) for rule in self.leaves_open)
+
+
+# -- seeds ------------------------------------------------------------------------------------
+
+def world_seeds(seed: Optional[int], count: int) -> list[int]:
+  """The seeds of a run's ``count`` worlds: drawn fresh when ``seed`` is None, else derived
+  from it. World ``i``'s seed is ``i`` modulo ``count``: its ``variant`` (the kind of world
+  ``generate`` makes), so that every run has every kind, and a seed alone replays its world."""
+  if seed is None:
+    import secrets
+
+    return [secrets.randbits(40) * count + i for i in range(count)]
+  return [int.from_bytes(hashlib.sha256(f"{seed}:{i}".encode()).digest()[:5], "big") * count + i
+          for i in range(count)]
+
+
+def variant(exercise: "Exercise", seed: int) -> int:
+  """The kind of world a seed stands for (see ``world_seeds``)."""
+  return seed % exercise.worlds
+
+
+# -- comparing --------------------------------------------------------------------------------
+
+def same(a: Any, b: Any) -> bool:
+  """Equal as JSON values with exact types: ``1``, ``1.0`` and ``True`` all differ."""
+  if type(a) is not type(b):
+    return False
+  if isinstance(a, dict):
+    return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+  if isinstance(a, (list, tuple)):
+    return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+  if isinstance(a, float) and math.isnan(a) and math.isnan(b):
+    return True
+  return a == b
+
+
+def _sort_key(key: Key) -> tuple:
+  return tuple((0, part) if isinstance(part, (int, float)) else (1, str(part)) for part in key)
+
+
+@dataclass(frozen=True)
+class Difference:
+  key: Key
+  expected: Any
+  found: Any
+
+
+def differences(expected: Observation, found: Observation,
+                skip: Callable[[Key], bool] = lambda key: False) -> list[Difference]:
+  """Every key whose value differs (or that only one side has), in a stable order."""
+  out = []
+  for key in set(expected) | set(found):
+    a, b = expected.get(key, ABSENT), found.get(key, ABSENT)
+    if (a is ABSENT or b is ABSENT or not same(a, b)) and not skip(key):
+      out.append(Difference(key, a, b))
+  return sorted(out, key=lambda d: _sort_key(d.key))
+
+
+def show(value: Any) -> str:
+  """A value as a student reads it in feedback (cut short)."""
+  if value is ABSENT:
+    return "nothing"
+  try:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+  except (TypeError, ValueError):
+    text = repr(value)
+  return text if len(text) <= VALUE_CHARS else text[:VALUE_CHARS - 1] + "…"
+
+
+def default_describe(spec: dict, key: Key) -> str:  # noqa: ARG001
+  return " / ".join(str(part) for part in key)
+
+
+# -- one world's verdict ----------------------------------------------------------------------
+
+@dataclass
+class WorldResult:
+  """One world after both runs: what the judge observed, and how the calls ended."""
+
+  index: int
+  seed: int
+  spec: dict
+  pristine: Observation
+  reference: Observation
+  submission: Optional[Observation]  # None: the run left nothing the judge could observe
+  reference_outcomes: list[dict]
+  outcomes: list[dict]
+  notes: list[str] = field(default_factory=list)  # about this world's run (shown to students)
+  failure: Optional[str] = None  # why nothing of this world can be credited
+
+
+def outcome_value(outcome: dict) -> Any:
+  """What of a call's outcome the contract sees: returned, a ValueError, or another raise."""
+  if outcome.get("stopped"):
+    return f"stopped ({outcome['stopped']} time limit)"
+  raised = outcome.get("raised")
+  if raised is None:
+    return "returned"
+  if outcome.get("value_error"):
+    return "raised ValueError"
+  return f"raised {raised}"
+
+
+def _failure(result: WorldResult) -> Optional[str]:
+  """Why no check can be credited in this world (None: judge it)."""
+  if result.failure:
+    return result.failure
+  if result.submission is None:
+    return "the run left nothing to observe"
+  for number, outcome in enumerate(result.outcomes):
+    expected = (result.reference_outcomes[number] if number < len(result.reference_outcomes)
+                else {"raised": None})
+    if outcome.get("stopped"):
+      return outcome_note(outcome) or "stopped at its time limit"
+    if outcome.get("raised") and not expected.get("raised"):
+      return (f"{outcome_note(outcome)}, where a right answer returns: nothing it did in this "
+              "world counts")
+  if len(result.outcomes) < len(result.reference_outcomes):
+    return (f"the run ended after {len(result.outcomes)} of "
+            f"{len(result.reference_outcomes)} calls")
+  return None
+
+
+def world_problems(exercise: Exercise, result: WorldResult) -> dict[str, list[str]]:
+  """check name -> what is wrong with it in this world (empty: met)."""
+  problems: dict[str, list[str]] = {c.name: [] for c in exercise.checks}
+  failure = _failure(result)
+  if failure is not None:
+    for name in problems:
+      problems[name].append(failure)
+    return problems
+  assert result.submission is not None
+  spec, pristine = result.spec, result.pristine
+  describe = exercise.describe_key or default_describe
+  seen = result.submission
+  if exercise.compare_to_reference:
+    outcome_check = exercise.outcome_check or exercise.checks[0].name
+    for number, (expected, found) in enumerate(zip(result.reference_outcomes, result.outcomes)):
+      a, b = outcome_value(expected), outcome_value(found)
+      if a != b:
+        problems[outcome_check].append(f"call {number + 1} ({found.get('label')}): expected "
+                                       f"it to have {a}, it {b}")
+    for diff in differences(result.reference, seen,
+                            lambda key: exercise.is_open(key, spec, pristine)):
+      text = f"{describe(spec, diff.key)}: expected {show(diff.expected)}, found {show(diff.found)}"
+      for check in _names(exercise.classify(spec, diff.key)):
+        problems.setdefault(check, []).append(text)
+  if exercise.properties is not None:
+    for check, problem in exercise.properties(spec, seen, pristine):
+      problems.setdefault(check, []).append(problem)
+  acted_check = [c.name for c in exercise.checks if c.needs_action]
+  if acted_check and exercise.compare_to_reference:
+    skip = lambda key: exercise.is_open(key, spec, pristine)  # noqa: E731
+    unchanged = not differences(pristine, seen, skip)
+    reference_changed = bool(differences(pristine, result.reference, skip))
+    if unchanged and reference_changed:
+      for name in acted_check:
+        problems[name].append("the function changed nothing, so leaving the rest untouched "
+                              "proves nothing yet")
+  unknown = set(problems) - {c.name for c in exercise.checks}
+  if unknown:  # an exercise's own bug: never silently credit it
+    raise ValueError(f"classify() named unknown checks: {sorted(unknown)}")
+  return problems
+
+
+def _names(classified: Any) -> tuple[str, ...]:
+  return (classified,) if isinstance(classified, str) else tuple(classified)
+
+
+def _world_name(exercise: Exercise, result: WorldResult) -> str:
+  label = exercise.label(result.spec)
+  return f"world {result.index + 1} (seed {result.seed}{', ' + label if label else ''})"
+
+
+def judge(exercise: Exercise, results: list[WorldResult]) -> Report:
+  """The report: each check's share of points over the worlds, feedback a student can act on
+  (which world and seed, which item, expected versus found), and the notes of the runs."""
+  verdicts = [world_problems(exercise, result) for result in results]
+  started = any(_started(result) for result in results)
+  rows = []
+  for check in exercise.checks:
+    met = [not v[check.name] for v in verdicts]
+    earned = round(check.points * sum(met) / max(1, len(met)), 2)
+    if all(met):
+      feedback = check.success or f"met in all {len(met)} worlds"
+    elif not started:
+      feedback = "not met yet: " + check.requires.replace("`", "")
+    else:
+      failing = [i for i, ok in enumerate(met) if not ok]
+      first = results[failing[0]]
+      problems = verdicts[failing[0]][check.name]
+      shown = "; ".join(problems[:MAX_SHOWN])
+      more = len(problems) - MAX_SHOWN
+      feedback = (f"not met in {len(failing)} of {len(met)} worlds. "
+                  f"{_world_name(exercise, first)}: {shown}"
+                  + (f"; and {more} more difference(s)" if more > 0 else ""))
+      if check.hint:
+        feedback += f". {check.hint}"
+    rows.append(CheckResult(check.name, check.points, earned, feedback))
+  notes: list[str] = []
+  for result in results:
+    for outcome in result.outcomes:
+      note = outcome_note(outcome)
+      expected_raise = any(o.get("raised") for o in result.reference_outcomes)
+      if note and not (expected_raise and outcome.get("value_error")):
+        notes.append(note)
+      notes += outcome.get("notes") or []
+    notes += result.notes
+  return Report(exercise.name, rows, list(dict.fromkeys(notes)))
+
+
+def _started(result: WorldResult) -> bool:
+  """Did the submission do anything at all here (not the stub: it raised or changed data)?"""
+  if result.submission is None:
+    return False
+  if any(o.get("raised") == "NotImplementedError" for o in result.outcomes):
+    return False
+  return True
+
+
+# -- running a whole trial in one process (the students' self-check) -------------------------
+
+@dataclass
+class Prepared:
+  """One world ready for the submission: its reference and pristine observations, and the
+  submission's copy (``inputs``, in ``folder``)."""
+
+  index: int
+  seed: int
+  spec: dict
+  folder: Path
+  snapshot_dir: Path
+  inputs: dict
+  pristine: Observation
+  reference: Observation
+  reference_outcomes: list[dict]
+  servers: dict[str, Any] = field(default_factory=dict)
+  notes: list[str] = field(default_factory=list)
+  resources: Resources = Resources()
+
+
+def _servers(exercise: Exercise, spec: dict) -> dict[str, Any]:
+  return exercise.servers(spec) if exercise.servers is not None else {}
+
+
+async def copy_folder(spec: dict, template: Path, inputs: dict, folder: Path,  # noqa: ARG001
+                      resources: Resources, copy: int) -> dict:  # noqa: ARG001
+  """The default ``duplicate``: the template's files, byte for byte (same inputs)."""
+  import shutil
+
+  shutil.copytree(template, folder, dirs_exist_ok=True)
+  return dict(inputs)
+
+
+async def prepare_world(exercise: Exercise, reference: Callable, index: int, seed: int,
+                        root: Path, private: Path, resources: Resources) -> Prepared:
+  """Build world ``seed`` once as a template (in ``private``, which the submission never
+  sees), then two identical copies: the reference runs on one and is observed; the other (in
+  ``root``) is observed pristine, for the submission."""
+  import shutil
+
+  spec = exercise.generate(random.Random(seed), variant(exercise, seed))
+  template = private / f"template-{index}"
+  template.mkdir(parents=True)
+  template_inputs = await exercise.build(spec, template, resources)
+  try:
+    ref_folder, ref_snapshot = private / f"world-{index}", private / f"snapshot-{index}"
+    ref_folder.mkdir(parents=True)
+    ref_inputs = await exercise.duplicate(spec, template, template_inputs, ref_folder,
+                                          resources, 0)
+    try:
+      servers = _servers(exercise, spec)
+      world = ActWorld(index, ref_folder, ref_inputs, ref_snapshot, budget=None,
+                       is_async=exercise.is_async, channels=_local_channels(servers))
+      await exercise.act(reference, world)
+      reference_view = await exercise.observe(
+          spec, ref_folder, ref_inputs,
+          View("reference", ref_snapshot if world.snapshotted else None))
+      reference_view.update(_server_observations(servers))
+    finally:
+      if exercise.teardown is not None:
+        await exercise.teardown(spec, ref_inputs, resources)
+    folder, snapshot_dir = root / f"world-{index}", root / f"snapshot-{index}"
+    folder.mkdir(parents=True)
+    inputs = await exercise.duplicate(spec, template, template_inputs, folder, resources, 1)
+  finally:
+    if exercise.teardown is not None:
+      await exercise.teardown(spec, template_inputs, resources)
+    shutil.rmtree(template, ignore_errors=True)
+  try:
+    pristine = await exercise.observe(spec, folder, inputs, View("pristine"))
+    servers = _servers(exercise, spec)
+    pristine.update(_server_observations(servers))
+  except BaseException:
+    if exercise.teardown is not None:
+      await exercise.teardown(spec, inputs, resources)
+    raise
+  return Prepared(index, seed, spec, folder, snapshot_dir, inputs, pristine, reference_view,
+                  world.outcomes, servers, resources=resources)
+
+
+def _local_channels(servers: dict[str, Any]) -> dict[str, Any]:
+  from ._channel import LocalChannel
+
+  return {name: LocalChannel(server) for name, server in servers.items()}
+
+
+def _server_observations(servers: dict[str, Any]) -> Observation:
+  found: Observation = {}
+  for name, server in servers.items():
+    for key, value in server.observe().items():
+      found[("service", name) + tuple(key)] = value
+  return found
+
+
+async def observe_world(exercise: Exercise, prepared: Prepared, report: Optional[dict]
+                        ) -> WorldResult:
+  """The submission's copy of one world after its run (``report``: the run's
+  ``ActWorld.report()``, untrusted JSON from a sandbox, None when it sent none)."""
+  outcomes, notes, snapshotted = _outcomes(report)
+  failure = None
+  observed = None
+  if report is None:
+    failure = "the run reported nothing for this world (it ended before reaching it)"
+  try:
+    observed = await exercise.observe(
+        prepared.spec, prepared.folder, prepared.inputs,
+        View("submission", prepared.snapshot_dir if snapshotted else None))
+    observed.update(_server_observations(prepared.servers))
+  except Exception as error:  # noqa: BLE001 - what a submission left may be anything
+    failure = f"what the run left could not be observed ({type(error).__name__}: {error})"
+  finally:
+    if exercise.teardown is not None:
+      await exercise.teardown(prepared.spec, prepared.inputs, prepared.resources)
+  if not snapshotted and failure is None and outcomes and not any(
+      o.get("stopped") or o.get("raised") for o in outcomes):
+    failure = "the run ended before its state at return time could be observed"
+  return WorldResult(prepared.index, prepared.seed, prepared.spec, prepared.pristine,
+                     prepared.reference, observed, prepared.reference_outcomes, outcomes,
+                     notes + prepared.notes, failure)
+
+
+MAX_OUTCOMES = 500
+
+
+def _outcomes(report: Any) -> tuple[list[dict], list[str], bool]:
+  """A world's report from the run, every field's type checked (it may come from a sandbox)."""
+  if not isinstance(report, dict):
+    return [], [], False
+  listed = report.get("outcomes")
+  outcomes = []
+  for item in listed[:MAX_OUTCOMES] if isinstance(listed, list) else []:
+    if not isinstance(item, dict):
+      continue
+    clean = {
+        "label": item.get("label")[:200] if type(item.get("label")) is str else "the function",
+        "raised": item.get("raised")[:200] if type(item.get("raised")) is str else None,
+        "value_error": item.get("value_error") is True,
+        "message": item.get("message")[:2000] if type(item.get("message")) is str else "",
+        "stopped": item.get("stopped") if item.get("stopped") in ("cpu", "wall") else None,
+        "exit_code": item.get("exit_code") if type(item.get("exit_code")) in (int, str)
+        else None,
+        "returned": item.get("returned"),
+        "notes": [n[:2000] for n in item.get("notes", [])[:10] if type(n) is str]
+        if isinstance(item.get("notes"), list) else [],
+    }
+    outcomes.append(clean)
+  notes = [n[:2000] for n in report.get("snapshot_notes", [])[:10] if type(n) is str] \
+      if isinstance(report.get("snapshot_notes"), list) else []
+  return outcomes, notes, report.get("snapshot") is True
+
+
+def load_reference(name: str) -> Callable:
+  """The reference solution of exercise ``name`` (``solutions/NAME.py``)."""
+  import importlib
+
+  return getattr(importlib.import_module(f"solutions.{name}"), name)
+
+
+async def run_trial(exercise: Exercise, fn: Callable, workdir: Path, resources: Resources,
+                    seeds: Iterable[int], time_limit: Optional[float] = None,
+                    reference: Optional[Callable] = None) -> Report:
+  """Every world of one trial in this process: prepare, act, observe, judge."""
+  from ._harness import TimeBudget
+
+  reference = reference or load_reference(exercise.name)
+  private = workdir / "reference"
+  prepared: list[Prepared] = []
+  seeds = list(seeds)
+  try:
+    for index, seed in enumerate(seeds):
+      prepared.append(await prepare_world(exercise, reference, index, seed, workdir, private,
+                                          resources))
+    budget = TimeBudget(time_limit, sum(exercise.calls(p.spec) for p in prepared))
+    reports = []
+    for world in prepared:
+      acting = ActWorld(world.index, world.folder, world.inputs, world.snapshot_dir, budget,
+                        is_async=exercise.is_async, channels=_local_channels(world.servers))
+      await exercise.act(fn, acting)
+      reports.append(json.loads(json.dumps(acting.report())))
+    results = [await observe_world(exercise, world, report)
+               for world, report in zip(prepared, reports)]
+  except BaseException:
+    if exercise.teardown is not None:
+      for world in prepared:
+        try:
+          await exercise.teardown(world.spec, world.inputs, resources)
+        except Exception:  # noqa: BLE001
+          pass
+    raise
+  return judge(exercise, results)

@@ -1,0 +1,332 @@
+"""Running a function on one world: limits that measure the code, and the outcome at return.
+
+This is the only part of grading that calls student code, and it runs the reference the same
+way, so that both are observed under identical conditions. An exercise's ``act`` gets an
+``ActWorld`` and calls the function through ``ActWorld.call``; when the function has returned
+(while whatever the world keeps open, a reader's connection, is still open) ``act`` calls
+``ActWorld.snapshot()``, which copies the world's folder byte for byte: the judge reads that
+copy, as it was at return time, not the folder after the process has ended and closed things.
+
+Time is CPU time. A machine under load runs the same code more slowly, but not with more CPU
+seconds, so a limit in CPU seconds stops an endless loop on any machine and never a right
+answer that waited for the CPU. Each call gets ``TimeBudget.next()``: its CPU limit, enforced by
+``ITIMER_PROF`` (the process's CPU time, every thread included), and a wall-clock limit several
+times larger, enforced by ``ITIMER_REAL``, which only a call blocked without using the CPU (a
+sleep, a lock nobody releases) ever reaches. What a call raised, whether it was stopped and
+what it returned become its outcome (``CallOutcome``): plain JSON, the only thing a world's run
+reports besides its files.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import os
+import shutil
+import signal
+import stat
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator, Optional
+
+WALL_FACTOR = 6.0  # a call's wall-clock limit: this many times its CPU limit...
+WALL_SLACK = 5.0  # ... plus this many seconds (a blocked call, never a slow machine)
+ESCALATE = 0.25  # seconds between attempts to stop a call that ignores the first one
+SNAPSHOT_CAP = 64 * 1024 * 1024  # bytes of a world's folder copied at return time
+MAX_MESSAGE = 2_000
+
+
+class SubmissionTimeout(BaseException):
+  """Raised into a call that reached its limit (a BaseException: ``except Exception`` in the
+  code being graded must not swallow it)."""
+
+
+class _SubmissionExit(Exception):
+  """``sys.exit`` inside a coroutine, turned into an ordinary exception (asyncio lets a
+  SystemExit raised in a task escape the event loop)."""
+
+
+@dataclass(frozen=True)
+class Limits:
+  cpu: float  # CPU seconds
+  wall: float  # seconds of wall-clock time
+
+
+class TimeBudget:
+  """CPU-time limits for the calls of one grading run: ``calls`` calls, ``total`` CPU seconds.
+
+  Why not ``total / calls`` each: the first call of a run also pays for cold starts (a Runner's
+  first turn, lazy imports), and a right answer must not be stopped for that. A call may use
+  what is left, except half an even share kept for each call still to come; only CPU time
+  spent inside the calls counts (``charge``). ``total=None``: no limit at all.
+  """
+
+  def __init__(self, total: Optional[float], calls: int):
+    self.total = total
+    self.calls_left = max(1, calls)
+    self.reserve = None if total is None else total / self.calls_left / 2
+    self.spent = 0.0
+
+  def next(self) -> Optional[Limits]:
+    """The limits of the next call (None: no limit)."""
+    if self.total is None or self.reserve is None:
+      return None
+    left = self.total - self.spent - self.reserve * (self.calls_left - 1)
+    self.calls_left = max(1, self.calls_left - 1)
+    cpu = max(left, 0.05)
+    return Limits(cpu=cpu, wall=cpu * WALL_FACTOR + WALL_SLACK)
+
+  def charge(self, cpu_seconds: float) -> None:
+    self.spent += max(0.0, cpu_seconds)
+
+
+@dataclass
+class CallOutcome:
+  """How one call ended, as plain JSON (``to_dict``): what crosses from a sandbox."""
+
+  label: str
+  raised: Optional[str] = None  # the exception's class name, None if it returned
+  value_error: bool = False  # was it a ValueError (or a subclass)?
+  message: str = ""
+  stopped: Optional[str] = None  # "cpu" or "wall": stopped at that limit
+  exit_code: Any = None  # what sys.exit was called with (``raised`` is "SystemExit")
+  returned: Any = None  # ``describe(value)`` of what it returned
+  cpu: float = 0.0  # CPU seconds it used
+  notes: list[str] = field(default_factory=list)
+
+  def to_dict(self) -> dict[str, Any]:
+    return {"label": self.label, "raised": self.raised, "value_error": self.value_error,
+            "message": self.message, "stopped": self.stopped,
+            "exit_code": self.exit_code if isinstance(self.exit_code, (int, str, type(None)))
+            else repr(self.exit_code)[:100],
+            "returned": self.returned, "cpu": round(self.cpu, 3), "notes": self.notes}
+
+
+def describe(value: Any, depth: int = 0) -> Any:
+  """What a call returned, as JSON that says what it is: plain data as itself (exact types:
+  ``True`` is not ``1``, a ``str`` subclass is not a ``str``), anything else by its type."""
+  if value is None or type(value) in (bool, int, float, str):
+    return value if not isinstance(value, str) else value[:MAX_MESSAGE]
+  if depth < 4 and type(value) in (list, tuple):
+    return {"type": type(value).__name__, "items": [describe(v, depth + 1) for v in value[:50]]}
+  if depth < 4 and type(value) is dict and all(type(k) is str for k in value):
+    return {"type": "dict", "items": {k[:200]: describe(v, depth + 1)
+                                      for k, v in list(value.items())[:50]}}
+  return {"type": f"{type(value).__module__}.{type(value).__qualname__}"[:200]}
+
+
+def safe_str(error: BaseException) -> str:
+  """``str(error)`` as a plain string, even when the exception breaks ``__str__``."""
+  try:
+    text = str(error)
+  except Exception:  # noqa: BLE001
+    return "(its message could not be read)"
+  return str.__str__(text)[:MAX_MESSAGE]
+
+
+class _Stopper:
+  """Stops the running call at its limits from a signal handler.
+
+  If the event loop is stepping a task (the code runs in the main thread) the handler raises
+  ``SubmissionTimeout`` right there. If the loop is waiting (the CPU is spent by a thread, or
+  the call sleeps), it cancels the call's task instead. Either way it tries again every
+  ``ESCALATE`` seconds until the call has ended: code that swallows the first attempt meets the
+  next one, and the sandbox's own limits are the last resort.
+  """
+
+  def __init__(self) -> None:
+    self.reason: Optional[str] = None
+    self.task: Optional[asyncio.Task] = None
+    self.loop: Optional[asyncio.AbstractEventLoop] = None
+
+  def handler(self, reason: str) -> Callable:
+    def on_signal(signum, frame):  # noqa: ARG001
+      self.reason = self.reason or reason
+      timer = signal.ITIMER_PROF if signum == signal.SIGPROF else signal.ITIMER_REAL
+      signal.setitimer(timer, ESCALATE)
+      loop, task = self.loop, self.task
+      if loop is None or task is None:
+        raise SubmissionTimeout(reason)  # a plain function: it is what runs now
+      if not task.done():
+        loop.call_soon_threadsafe(task.cancel)
+      if asyncio.current_task(loop) is not None:
+        raise SubmissionTimeout(reason)  # a task is being stepped: it holds the CPU
+    return on_signal
+
+
+@contextmanager
+def _limited(limits: Optional[Limits], stopper: _Stopper) -> Iterator[None]:
+  """Arm the CPU and wall-clock timers for one call (main thread on POSIX; else no limit)."""
+  usable = (limits is not None and hasattr(signal, "setitimer")
+            and threading.current_thread() is threading.main_thread())
+  if not usable:
+    yield
+    return
+  assert limits is not None
+  previous = (signal.signal(signal.SIGPROF, stopper.handler("cpu")),
+              signal.signal(signal.SIGALRM, stopper.handler("wall")))
+  signal.setitimer(signal.ITIMER_PROF, limits.cpu)
+  signal.setitimer(signal.ITIMER_REAL, limits.wall)
+  try:
+    yield
+  finally:
+    signal.setitimer(signal.ITIMER_PROF, 0)
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGPROF, previous[0])
+    signal.signal(signal.SIGALRM, previous[1])
+
+
+async def _guarded(awaitable: Any) -> Any:
+  try:
+    return await awaitable
+  except SystemExit as error:
+    raise _SubmissionExit(error.code) from None
+
+
+def _contract_notes(fn: Callable, name: str, is_async: Optional[bool]) -> list[str]:
+  if is_async and not inspect.iscoroutinefunction(fn):
+    return [f"`{name}` is defined with `def`: the contract is `async def` (service methods "
+            "are coroutines and must be awaited)"]
+  if is_async is False and inspect.iscoroutinefunction(fn):
+    return [f"`{name}` is defined with `async def`: the contract is a plain `def`"]
+  return []
+
+
+async def call_limited(fn: Callable, *args: Any, label: str, is_async: Optional[bool] = None,
+                       budget: Optional[TimeBudget] = None, **kwargs: Any
+                       ) -> tuple[Any, CallOutcome]:
+  """Call ``fn`` (awaiting what it returns), never letting it crash the caller: (its result
+  or None, its ``CallOutcome``). ``is_async`` is the contract (None: not checked);
+  ``budget`` sets the limits and is charged the CPU time the call used."""
+  outcome = CallOutcome(label=label, notes=_contract_notes(fn, label, is_async))
+  limits = budget.next() if budget is not None else None
+  stopper = _Stopper()
+  started = time.process_time()
+  result = None
+  try:
+    with _limited(limits, stopper):
+      value = fn(*args, **kwargs)
+      if inspect.isawaitable(value):
+        stopper.loop = asyncio.get_running_loop()
+        stopper.task = asyncio.ensure_future(_guarded(value))
+        value = await stopper.task
+      result = value
+    outcome.returned = describe(result)
+  except (SubmissionTimeout, asyncio.CancelledError) as error:
+    if stopper.reason is None and isinstance(error, asyncio.CancelledError):
+      outcome.raised, outcome.message = "CancelledError", safe_str(error)
+    else:
+      outcome.stopped = stopper.reason or "cpu"
+  except (SystemExit, _SubmissionExit) as error:
+    outcome.raised = "SystemExit"
+    outcome.exit_code = error.code if isinstance(error, SystemExit) else error.args[0]
+  except KeyboardInterrupt:
+    raise
+  except BaseException as error:  # noqa: BLE001 - anything the code may raise
+    outcome.raised = str(type(error).__name__)[:200]
+    outcome.value_error = isinstance(error, ValueError)
+    outcome.message = safe_str(error)
+  finally:
+    outcome.cpu = time.process_time() - started
+    if budget is not None:
+      budget.charge(outcome.cpu)
+  return result, outcome
+
+
+def outcome_note(outcome: dict[str, Any], share: Optional[float] = None) -> Optional[str]:
+  """The one line a student reads about a call that did not simply return."""
+  name = outcome.get("label") or "the function"
+  if outcome.get("stopped") == "cpu":
+    limit = f"its share ({share:.3g} CPU s) of the time limit" if share else "its time limit"
+    return (f"`{name}` was still computing at {limit} and was stopped: look for an endless "
+            "loop")
+  if outcome.get("stopped") == "wall":
+    return (f"`{name}` was still waiting (using no CPU) long after its time limit and was "
+            "stopped: look for a sleep, a lock or a connection that never answers")
+  raised = outcome.get("raised")
+  if raised == "SystemExit":
+    return f"`{name}` called sys.exit({outcome.get('exit_code')!r})"
+  if raised == "NotImplementedError":
+    return f"`{name}` raised NotImplementedError: the stub is not replaced yet"
+  if raised:
+    message = outcome.get("message") or ""
+    return f"`{name}` raised {raised}" + (f": {message}" if message else "")
+  return None
+
+
+# -- the world as the acting code sees it ---------------------------------------------------
+
+def snapshot_folder(folder: Path, into: Path, cap: int = SNAPSHOT_CAP) -> list[str]:
+  """Copy every regular file under ``folder`` into ``into`` (same relative paths, links and
+  devices left out); notes on what was left out. Read while the world's other connections are
+  still open: what SQLite has not yet folded back into the file is in the copy too."""
+  notes: list[str] = []
+  total = 0
+  if into.exists():
+    shutil.rmtree(into)
+  into.mkdir(parents=True)
+  for root, dirs, files in os.walk(folder):
+    dirs.sort()
+    for name in sorted(files):
+      source = Path(root) / name
+      relative = source.relative_to(folder)
+      try:
+        info = os.lstat(source)
+        if not stat.S_ISREG(info.st_mode):
+          notes.append(f"{relative} is not a regular file: not observed")
+          continue
+        if total + info.st_size > cap:
+          notes.append(f"{relative} is beyond the {cap:,} bytes observed")
+          continue
+        target = into / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(source, "rb") as stream:
+          data = stream.read(cap - total + 1)
+        target.write_bytes(data)
+        total += len(data)
+      except OSError as error:
+        notes.append(f"{relative} could not be read ({error.strerror})")
+  return notes
+
+
+@dataclass
+class ActWorld:
+  """One world as ``act`` sees it: its folder (this copy's data), what ``build`` handed over
+  (``inputs``), the calls made so far and the snapshot at return time."""
+
+  index: int
+  folder: Path
+  inputs: dict[str, Any]
+  snapshot_dir: Path
+  budget: Optional[TimeBudget] = None
+  is_async: Optional[bool] = None
+  channels: dict[str, Any] = field(default_factory=dict)
+  outcomes: list[dict[str, Any]] = field(default_factory=list)
+  snapshot_notes: list[str] = field(default_factory=list)
+  snapshotted: bool = False
+
+  def path(self, relative: str) -> str:
+    return str(self.folder / relative)
+
+  async def call(self, fn: Callable, *args: Any, label: Optional[str] = None,
+                 is_async: Any = "contract", **kwargs: Any) -> Any:
+    """Call ``fn`` under the budget; record its outcome; return its result (None if it
+    did not return). ``is_async``: the contract to check (default: the exercise's)."""
+    name = label or getattr(fn, "__name__", "the function")
+    contract = self.is_async if is_async == "contract" else is_async
+    result, outcome = await call_limited(fn, *args, label=name, is_async=contract,
+                                         budget=self.budget, **kwargs)
+    self.outcomes.append(outcome.to_dict())
+    return result
+
+  def snapshot(self) -> None:
+    """The world's folder as it is now (call it right after the function returned)."""
+    self.snapshot_notes += snapshot_folder(self.folder, self.snapshot_dir)
+    self.snapshotted = True
+
+  def report(self) -> dict[str, Any]:
+    return {"index": self.index, "outcomes": self.outcomes, "snapshot": self.snapshotted,
+            "snapshot_notes": self.snapshot_notes[:20]}
