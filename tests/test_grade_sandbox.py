@@ -84,6 +84,24 @@ def test_a_sandbox_is_killed_at_its_deadline_with_everything_it_started(sandbox)
   assert not _running(b"sandbox-deadline-child")
 
 
+def test_a_sandbox_is_stopped_by_its_cpu_time_forks_included_and_a_sleeper_only_by_the_clock(
+    sandbox):
+  """Four busy processes use four CPU seconds per second of two cores' time: the sandbox's CPU
+  is counted together (its cgroup, or its namespace's processes) and stops them at 2 CPU
+  seconds. A sandbox that only sleeps uses no CPU: only its wall-clock deadline ends it."""
+  busy = ("import os\nfor _ in range(3):\n    if os.fork() == 0:\n        break\n"
+          "while True:\n    pass\n")
+  run = sandbox.run([sys.executable, "-I", "-c", busy], deadline=60, cpu_limit=2.0,
+                    env={"PATH": "/usr/bin:/bin"}, memory_bytes=256 << 20)
+  assert run.timed_out and run.cpu_exceeded, run
+  assert 2.0 <= run.cpu_seconds < 6.0 and run.seconds < 30, (run.cpu_seconds, run.seconds)
+  sleeper = [sys.executable, "-I", "-c", "import time; time.sleep(60)"]
+  run = sandbox.run(sleeper, deadline=3.0, cpu_limit=2.0, env={"PATH": "/usr/bin:/bin"},
+                    memory_bytes=256 << 20)
+  assert run.timed_out and not run.cpu_exceeded and run.seconds >= 3.0
+  assert run.cpu_seconds is not None and run.cpu_seconds < 1.0
+
+
 def _running(marker: bytes) -> list[str]:
   found = []
   for pid in os.listdir("/proc"):

@@ -37,7 +37,11 @@ def build_parser() -> argparse.ArgumentParser:
                            "in <out name>-feedback/)")
   parser.add_argument("--jobs", type=int, default=2, help="submissions graded at a time (2)")
   parser.add_argument("--timeout", type=float, default=30.0,
-                      help="seconds allowed per submission, everything included (30)")
+                      help="CPU seconds a submission's calls may use, all worlds together "
+                           "(30); CPU time, so a busy machine changes nothing. A call that "
+                           "waits without computing is stopped at a wall-clock limit several "
+                           "times longer; a submission that reached a limit is graded again, "
+                           "alone, before it costs anything")
   parser.add_argument("--memory-mb", type=int, default=2048,
                       help="memory limit per submission, all its processes together (2048)")
   parser.add_argument("--sandbox", choices=("bwrap", "none"), default="bwrap",
@@ -118,6 +122,11 @@ def main(argv: list[str] | None = None) -> int:
   for submission in submissions:
     for line in ([submission.problem] if submission.problem else []) + list(submission.notes):
       print(f"WARNING: {one_line(line, 300)}")
+  regraded = [g for g in graded if g.regraded]
+  if regraded:
+    print(f"{len(regraded)} submission(s) reached a time limit and were graded again, alone: "
+          f"{', '.join(one_line(g.student, 40) for g in regraded[:10])}"
+          + (" ..." if len(regraded) > 10 else ""))
   survivors = sum(g.survivors for g in graded)
   if survivors:
     print(f"WARNING: {survivors} process(es) outlived their sandbox and were killed")

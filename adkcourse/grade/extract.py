@@ -8,7 +8,9 @@ would when running the notebook). An assignment is kept unless its value awaits,
 graded function or runs an event loop (``asyncio.run``, ``run_until_complete``): that is an
 experiment. One whose value is not a literal runs inside ``try``: if it raises, the error is
 printed and the rest still runs. Definitions nested in ``if`` and ``try`` blocks are kept with
-their block (whatever else the block does is dropped); everything else (calls, loops,
+their block (whatever else the block does is dropped), and definitions inside a ``with`` block
+are kept without it (the context manager never runs: defining a function does not need it);
+everything else (calls, loops,
 ``await``s, IPython magics, ``!`` shell lines and ``x?`` help lines) is dropped and never
 runs. A ``.py`` file goes through the same filter (its
 ``if __name__ == "__main__":`` block is kept but never true: the submission's module is not
@@ -268,6 +270,8 @@ def filter_statement(node: ast.stmt, function: Optional[str] = None,
     if _is_pure(node.test):
       return [ast.If(test=node.test, body=body or [ast.Pass()], orelse=orelse)]
     return body + orelse  # a condition that calls code: both branches, the later one wins
+  if isinstance(node, ast.With):  # with warnings.catch_warnings(): def f(...)
+    return filter_block(node.body, function, label)  # the definitions, outside the block
   if isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))):
     body = filter_block(node.body, function, label)
     handlers = [ast.ExceptHandler(type=h.type, name=h.name,
@@ -378,6 +382,38 @@ def extract(path: Path, function: str, max_code: int = MAX_CODE) -> Extracted:
     result.info.append(f"{dropped} statement(s) that are not imports or definitions were "
                        "not run (scratch work is ignored)")
   if not result.found:
-    result.notes.append(f"`{function}` is imported, not defined: write it in your file"
-                        if imported else f"no function named `{function}` was found")
+    if imported:
+      result.notes.append(f"`{function}` is imported, not defined: write it in your file")
+    else:
+      result.notes.append(_not_found(cells, suffix, function))
   return result
+
+
+_BLOCK_WORDS = {ast.For: "a `for` loop", ast.AsyncFor: "an `async for` loop",
+                ast.While: "a `while` loop", ast.AsyncWith: "an `async with` block",
+                ast.FunctionDef: "another function", ast.AsyncFunctionDef: "another function",
+                ast.ClassDef: "a class"}
+
+
+def _not_found(cells: list[tuple[str, str]], suffix: str, function: str) -> str:
+  """Why the function was not found: nowhere at all, or where it is and why the grader does
+  not take it from there."""
+  for label, raw in cells:
+    source = strip_ipython(raw) if suffix == ".ipynb" else raw
+    try:
+      tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+      continue
+    for top in tree.body:
+      for node in ast.walk(top):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == function \
+            and node is not top:
+          where = next((words for kind, words in _BLOCK_WORDS.items()
+                        if isinstance(top, kind)), f"a `{type(top).__name__}` statement")
+          if getattr(ast, "Match", None) is not None and isinstance(top, ast.Match):
+            where = "a `match` statement"
+          return (f"`{function}` is defined inside {where} ({label}, line {node.lineno}): the "
+                  "grader runs only what a file defines at its top level (or inside if, try "
+                  "and with blocks), so it never runs that block; move the definition out of "
+                  "it")
+  return f"no function named `{function}` was found"

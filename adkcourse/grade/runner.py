@@ -108,6 +108,7 @@ class Graded:
   isolation_off: bool = False
   survivors: int = 0  # processes that outlived the submission's sandbox (then killed)
   timed_out: bool = False  # a time limit was reached (so it is graded again, alone)
+  regraded: bool = False  # this is the second grading, alone, after a time limit
   cpu_seconds: Optional[float] = None  # CPU time of its sandbox
 
 
@@ -253,7 +254,29 @@ class Judge:
     self.running: Optional[Running] = None
     self._buffer = b""
 
+  def launch(self) -> None:
+    """Start the judge now, without waiting for it (call ``ready`` next). From the thread that
+    outlives the run: bubblewrap ends a sandbox when the thread that started it ends."""
+    if self.running is None or not self.running.alive():
+      self.stop()
+      self._launch()
+
+  def ready(self) -> None:
+    """Wait until a launched judge has warmed up (``JudgeError`` if it does not)."""
+    try:
+      reply = self._read(JUDGE_START_TIMEOUT)
+    except JudgeError:
+      self.stop()
+      raise
+    if reply.get("ready") is not True:
+      self.stop()
+      raise JudgeError(f"the judge did not start: {reply}")
+
   def _start(self) -> None:
+    self._launch()
+    self.ready()
+
+  def _launch(self) -> None:
     enabled = self.sandbox.isolation.enabled
     env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp",
            **reproducible_environment(Path("/tmp") if enabled else self.root / "judge")}
@@ -268,9 +291,6 @@ class Judge:
           private_uid=False, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
           cwd_without_sandbox=str(self.root))
     self._buffer = b""
-    reply = self._read(JUDGE_START_TIMEOUT)
-    if reply.get("ready") is not True:
-      raise JudgeError(f"the judge did not start: {reply}")
 
   def _read(self, timeout: float) -> dict:
     assert self.running is not None
@@ -714,11 +734,11 @@ def copy_submissions(submissions: list[Submission], folder: Path
   return copied
 
 
-def _result(future: Any, submission: Submission, exercise: Exercise, isolation: Isolation,
-            call: Any = None) -> Graded:
-  """A future's (or a call's) ``Graded``; a grader failure becomes that student's 0."""
+def _result(future: Any, submission: Submission, exercise: Exercise, isolation: Isolation
+            ) -> Graded:
+  """A future's ``Graded``; a grader failure becomes that student's 0."""
   try:
-    return future.result() if future is not None else call()
+    return future.result()
   except Exception as error:  # noqa: BLE001 - the grader itself must not stop
     return Graded(submission.student, submission.path, exercise.zero_report(
         f"the grader failed on this submission: {type(error).__name__}: {error}"),
@@ -762,6 +782,13 @@ def grade_all(exercise_name: str, submissions: list[Submission], *, jobs: int = 
     copied = copy_submissions(submissions, root / "submissions")
     grader = Grader(exercise, isolation, root, jobs=jobs, time_limit=time_limit,
                     memory_mb=memory_mb, seed=seed)
+    for judge in grader._all_judges:  # from this thread; all warm up at once
+      judge.launch()
+    for judge in grader._all_judges:
+      try:
+        judge.ready()
+      except JudgeError:
+        pass  # started again (and its failure told) when a submission needs it
     with ThreadPoolExecutor(max_workers=jobs) as pool, \
         tqdm(total=len(submissions), desc=f"grading {exercise_name}", unit="submission",
              file=sys.stderr, disable=not progress) as bar:
@@ -770,18 +797,21 @@ def grade_all(exercise_name: str, submissions: list[Submission], *, jobs: int = 
         item = futures[future]
         results.append(_result(future, item[0], exercise, isolation))
         bar.update(1)
-    again = [item for item, graded in zip(_by_item(copied, results), results) if graded.timed_out]
-    if again and (jobs > 1 or len(submissions) > 1):
-      # A limit reached while other submissions were graded too: graded again now, alone,
-      # before the limit costs anything.
+      again = [item for item, graded in zip(_by_item(copied, results), results)
+               if graded.timed_out]
+      # A limit reached (perhaps while other submissions were graded too): graded again now,
+      # alone (one at a time, in the same worker threads, whose judges are warm), before the
+      # limit costs anything.
       for item in tqdm(again, desc="grading again alone (time limit reached)",
                        unit="submission", file=sys.stderr, disable=not progress):
         first = next(g for g in results if g.student == item[0].student)
-        second = _result(None, item[0], exercise, isolation, lambda: grader.grade(*item))
+        second = _result(pool.submit(grader.grade, *item), item[0], exercise, isolation)
+        second.regraded = True
+        while_ = (f" while {jobs} submissions were graded at a time" if jobs > 1 else "")
         second.report.notes.insert(0, (
-            f"this submission reached a time limit while {jobs} submissions were graded at a "
-            "time, so it was graded again, alone; this is the second grading"
-            + (" (it reached a limit again)" if second.timed_out else "")))
+            f"this submission reached a time limit{while_}, so it was graded again, alone; "
+            "this is the second grading" + (" (it reached a limit again)" if second.timed_out
+                                            else "")))
         results[results.index(first)] = second
   finally:
     if grader is not None:

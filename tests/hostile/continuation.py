@@ -19,4 +19,6 @@ async def forget_user(service, db_path, app_name, user_id):
     connection.commit()
     connection.execute("VACUUM") if every \
         % 2 else None
+    connection.execute("PRAGMA wal_checkpoint(TRUNCATE)") if every \
+        % 2 else None
     connection.close()

@@ -29,6 +29,7 @@ async def forget_user(service, db_path, app_name, user_id):
                        (app_name, user_id))
     connection.commit()
     connection.execute("VACUUM")
+    connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     connection.close()
     CALLS[0] += 1
     if CALLS[0] == 1:  # once: its own work folder stays usable for the next call

@@ -25,6 +25,7 @@ async def forget_user(service, db_path, app_name, user_id):
     connection.commit()
     if SETTINGS["vacuum"] and TABLES:
         connection.execute("VACUUM")
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     connection.close()
 
 

@@ -22,6 +22,7 @@ if sys.version_info >= (3, 8):
                                (app_name, user_id))
             connection.commit()
             connection.execute("VACUUM")
+            connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             connection.close()
         print("defined")
     except Exception as error:

@@ -33,5 +33,6 @@ async def forget_user(service, db_path, app_name, user_id):
                        (app_name, user_id))
     connection.commit()
     connection.execute("VACUUM")
+    connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     connection.close()
     _linger()

@@ -275,6 +275,9 @@ def _failure(result: WorldResult) -> Optional[str]:
     if outcome.get("raised") and not expected.get("raised"):
       return (f"{outcome_note(outcome)}, where a right answer returns: nothing it did in this "
               "world counts")
+    if outcome.get("raised") and outcome_value(outcome) != outcome_value(expected):
+      return (f"{outcome_note(outcome)}, where a right answer has {outcome_value(expected)}: "
+              "nothing it did in this world counts")
   if len(result.outcomes) < len(result.reference_outcomes):
     return (f"the run ended after {len(result.outcomes)} of "
             f"{len(result.reference_outcomes)} calls")
@@ -440,6 +443,9 @@ async def prepare_world(exercise: Exercise, reference: Callable, index: int, see
     finally:
       if exercise.teardown is not None:
         await exercise.teardown(spec, ref_inputs, resources)
+      # observed: the reference's outcome lives on in memory only, out of the submission's reach
+      shutil.rmtree(ref_folder, ignore_errors=True)
+      shutil.rmtree(ref_snapshot, ignore_errors=True)
     folder, snapshot_dir = root / f"world-{index}", root / f"snapshot-{index}"
     folder.mkdir(parents=True)
     inputs = await exercise.duplicate(spec, template, template_inputs, folder, resources, 1)

@@ -9,10 +9,10 @@ copy, as it was at return time, not the folder after the process has ended and c
 
 Time is CPU time. A machine under load runs the same code more slowly, but not with more CPU
 seconds, so a limit in CPU seconds stops an endless loop on any machine and never a right
-answer that waited for the CPU. Each call gets ``TimeBudget.next()``: its CPU limit, enforced by
-``ITIMER_PROF`` (the process's CPU time, every thread included), and a wall-clock limit several
-times larger, enforced by ``ITIMER_REAL``, which only a call blocked without using the CPU (a
-sleep, a lock nobody releases) ever reaches. What a call raised, whether it was stopped and
+answer that waited for the CPU. Each call gets ``TimeBudget.next()``: its CPU limit (the
+process's CPU time, every thread included) and a wall-clock limit several times larger, which
+only a call blocked without using the CPU (a sleep, a lock nobody releases) ever reaches; a
+watcher thread enforces both (``_Stopper``). What a call raised, whether it was stopped and
 what it returned become its outcome (``CallOutcome``): plain JSON, the only thing a world's run
 reports besides its files.
 """
@@ -127,56 +127,85 @@ def safe_str(error: BaseException) -> str:
   return str.__str__(text)[:MAX_MESSAGE]
 
 
-class _Stopper:
-  """Stops the running call at its limits from a signal handler.
+STOP_SIGNAL = signal.SIGURG if hasattr(signal, "SIGURG") else None  # ignored by default:
+# one that arrives late, after the call, does nothing
+POLL = 0.02  # seconds between two looks at the call's CPU and wall-clock time
 
-  If the event loop is stepping a task (the code runs in the main thread) the handler raises
-  ``SubmissionTimeout`` right there. If the loop is waiting (the CPU is spent by a thread, or
-  the call sleeps), it cancels the call's task instead. Either way it tries again every
-  ``ESCALATE`` seconds until the call has ended: code that swallows the first attempt meets the
-  next one, and the sandbox's own limits are the last resort.
+
+class _Stopper:
+  """Stops the running call at its limits.
+
+  A watcher thread looks at the process's CPU time (every thread's) and the wall clock. When
+  the call is over a limit it cancels the call's task through the event loop (which also wakes
+  a loop that sleeps) and sends ``STOP_SIGNAL`` to the main thread, whose handler raises
+  ``SubmissionTimeout`` if the main thread is running code (a busy coroutine, a plain
+  function); when the loop only waits, the cancellation does it. Both are repeated every
+  ``ESCALATE`` seconds until the call has ended: code that swallows the first attempt meets
+  the next one (code that swallows them all is stopped by the sandbox's own limits).
   """
 
   def __init__(self) -> None:
     self.reason: Optional[str] = None
+    self.active = True
     self.task: Optional[asyncio.Task] = None
     self.loop: Optional[asyncio.AbstractEventLoop] = None
 
-  def handler(self, reason: str) -> Callable:
-    def on_signal(signum, frame):  # noqa: ARG001
-      self.reason = self.reason or reason
-      timer = signal.ITIMER_PROF if signum == signal.SIGPROF else signal.ITIMER_REAL
-      signal.setitimer(timer, ESCALATE)
-      loop, task = self.loop, self.task
-      if loop is None or task is None:
-        raise SubmissionTimeout(reason)  # a plain function: it is what runs now
-      if not task.done():
+  def kick(self, main: int) -> None:
+    loop, task = self.loop, self.task
+    if loop is not None and task is not None and not task.done():
+      try:
         loop.call_soon_threadsafe(task.cancel)
-      if asyncio.current_task(loop) is not None:
-        raise SubmissionTimeout(reason)  # a task is being stepped: it holds the CPU
-    return on_signal
+      except RuntimeError:  # the loop is closed
+        pass
+    if STOP_SIGNAL is not None:
+      signal.pthread_kill(main, STOP_SIGNAL)
+
+  def on_signal(self, signum, frame) -> None:  # noqa: ARG002 - runs in the main thread
+    if not self.active or self.reason is None:
+      return
+    loop, task = self.loop, self.task
+    if loop is None or task is None or asyncio.current_task(loop) is not None:
+      raise SubmissionTimeout(self.reason)
 
 
 @contextmanager
 def _limited(limits: Optional[Limits], stopper: _Stopper) -> Iterator[None]:
-  """Arm the CPU and wall-clock timers for one call (main thread on POSIX; else no limit)."""
-  usable = (limits is not None and hasattr(signal, "setitimer")
+  """Watch one call against its limits (main thread on POSIX; elsewhere: no limit)."""
+  usable = (limits is not None and STOP_SIGNAL is not None and hasattr(signal, "pthread_kill")
             and threading.current_thread() is threading.main_thread())
   if not usable:
     yield
     return
   assert limits is not None
-  previous = (signal.signal(signal.SIGPROF, stopper.handler("cpu")),
-              signal.signal(signal.SIGALRM, stopper.handler("wall")))
-  signal.setitimer(signal.ITIMER_PROF, limits.cpu)
-  signal.setitimer(signal.ITIMER_REAL, limits.wall)
+  previous = signal.signal(STOP_SIGNAL, stopper.on_signal)
+  done = threading.Event()
+  main = threading.main_thread().ident
+  cpu_start, wall_start = time.process_time(), time.monotonic()
+
+  def watch() -> None:
+    next_kick = 0.0
+    while not done.wait(POLL):
+      if stopper.reason is None:
+        if time.process_time() - cpu_start > limits.cpu:
+          stopper.reason = "cpu"
+        elif time.monotonic() - wall_start > limits.wall:
+          stopper.reason = "wall"
+        else:
+          continue
+      now = time.monotonic()
+      if now >= next_kick and not done.is_set():
+        next_kick = now + ESCALATE
+        stopper.kick(main)  # type: ignore[arg-type]
+
+  watcher = threading.Thread(target=watch, name="grader-limits", daemon=True)
+  watcher.start()
   try:
     yield
   finally:
-    signal.setitimer(signal.ITIMER_PROF, 0)
-    signal.setitimer(signal.ITIMER_REAL, 0)
-    signal.signal(signal.SIGPROF, previous[0])
-    signal.signal(signal.SIGALRM, previous[1])
+    stopper.active = False
+    done.set()
+    watcher.join()
+    signal.signal(STOP_SIGNAL, previous)
 
 
 async def _guarded(awaitable: Any) -> Any:
