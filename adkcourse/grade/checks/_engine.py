@@ -157,6 +157,7 @@ class Exercise:
                               for c in self.checks], [reason])
 
   def is_open(self, key: Key, spec: dict, pristine: Observation) -> bool:
+    key = _bare(key)
     return any(rule.matches(key, spec, pristine) for rule in self.leaves_open)
 
 
@@ -305,17 +306,27 @@ def world_problems(exercise: Exercise, result: WorldResult) -> dict[str, list[st
                                        f"it to have {a}, it {b}")
     for diff in differences(result.reference, seen,
                             lambda key: exercise.is_open(key, spec, pristine)):
-      text = f"{describe(spec, diff.key)}: expected {show(diff.expected)}, found {show(diff.found)}"
-      for check in _names(exercise.classify(spec, diff.key)):
+      where = describe(spec, _bare(diff.key))
+      if diff.key[:1] == (AFTER,):
+        where += " (as the run finally left it)"
+      text = f"{where}: expected {show(diff.expected)}, found {show(diff.found)}"
+      for check in _names(exercise.classify(spec, _bare(diff.key))):
         problems.setdefault(check, []).append(text)
   if exercise.properties is not None:
-    for check, problem in exercise.properties(spec, seen, pristine):
+    at_return = {k: v for k, v in seen.items() if k[:1] != (AFTER,)}
+    final = {k[1:]: v for k, v in seen.items() if k[:1] == (AFTER,)}
+    for check, problem in exercise.properties(spec, at_return, pristine):
       problems.setdefault(check, []).append(problem)
+    if final:
+      for check, problem in exercise.properties(spec, final, pristine):
+        problems.setdefault(check, []).append(f"{problem} (as the run finally left it)")
   acted_check = [c.name for c in exercise.checks if c.needs_action]
   if acted_check and exercise.compare_to_reference:
     skip = lambda key: exercise.is_open(key, spec, pristine)  # noqa: E731
-    unchanged = not differences(pristine, seen, skip)
-    reference_changed = bool(differences(pristine, result.reference, skip))
+    at_return = {k: v for k, v in seen.items() if k[:1] != (AFTER,)}
+    reference_at_return = {k: v for k, v in result.reference.items() if k[:1] != (AFTER,)}
+    unchanged = not differences(pristine, at_return, skip)
+    reference_changed = bool(differences(pristine, reference_at_return, skip))
     if unchanged and reference_changed:
       for name in acted_check:
         problems[name].append("the function changed nothing, so leaving the rest untouched "
@@ -436,9 +447,8 @@ async def prepare_world(exercise: Exercise, reference: Callable, index: int, see
       world = ActWorld(index, ref_folder, ref_inputs, ref_snapshot, budget=None,
                        is_async=exercise.is_async, channels=_local_channels(servers))
       await exercise.act(reference, world)
-      reference_view = await exercise.observe(
-          spec, ref_folder, ref_inputs,
-          View("reference", ref_snapshot if world.snapshotted else None))
+      reference_view = await _observe_run(exercise, spec, ref_folder, ref_inputs, "reference",
+                                          ref_snapshot if world.snapshotted else None)
       reference_view.update(_server_observations(servers))
     finally:
       if exercise.teardown is not None:
@@ -465,6 +475,27 @@ async def prepare_world(exercise: Exercise, reference: Callable, index: int, see
                   world.outcomes, servers, resources=resources)
 
 
+AFTER = "after"  # the first element of the keys of a world as its run finally left it
+
+
+async def _observe_run(exercise: Exercise, spec: dict, folder: Path, inputs: dict, kind: str,
+                       snapshot: Optional[Path]) -> Observation:
+  """A world after a run: as it was at return time (the snapshot) and, under keys that start
+  with ``AFTER``, as the run finally left it. The snapshot is taken where the code ran, so a
+  submission could forge it; what it finally left it cannot forge without doing the work, and
+  both must match the reference's."""
+  observed = await exercise.observe(spec, folder, inputs, View(kind, snapshot))
+  if snapshot is not None:
+    final = await exercise.observe(spec, folder, inputs, View(kind))
+    observed.update({(AFTER,) + tuple(key): value for key, value in final.items()})
+  return observed
+
+
+def _bare(key: Key) -> Key:
+  """A key without its ``AFTER`` prefix (classified, described and left open the same)."""
+  return key[1:] if key and key[0] == AFTER else key
+
+
 def _local_channels(servers: dict[str, Any]) -> dict[str, Any]:
   from ._channel import LocalChannel
 
@@ -489,9 +520,8 @@ async def observe_world(exercise: Exercise, prepared: Prepared, report: Optional
   if report is None:
     failure = "the run reported nothing for this world (it ended before reaching it)"
   try:
-    observed = await exercise.observe(
-        prepared.spec, prepared.folder, prepared.inputs,
-        View("submission", prepared.snapshot_dir if snapshotted else None))
+    observed = await _observe_run(exercise, prepared.spec, prepared.folder, prepared.inputs,
+                                  "submission", prepared.snapshot_dir if snapshotted else None)
     observed.update(_server_observations(prepared.servers))
   except Exception as error:  # noqa: BLE001 - what a submission left may be anything
     failure = f"what the run left could not be observed ({type(error).__name__}: {error})"

@@ -1,4 +1,6 @@
-"""Builds a clean copy without the user (backup, delete, VACUUM) and swaps it in."""
+"""Builds a clean copy without the user and swaps it in under the running tutor: its open
+connection keeps the old file (the erased data with it) and a stale -wal is left beside the new
+one."""
 
 import os
 import sqlite3
