@@ -1,23 +1,38 @@
-"""Exercise (lesson 6, long conversations): a window or compaction set-up for a prompt budget.
+"""Exercise (lesson 6, long conversations): a compaction set-up for a prompt budget.
 
-A barista agent chats with a customer for 24 turns. In turn 1 the customer states an allergy;
-every later turn orders a drink for a table. Write
+A barista agent chats with a customer. In turn 1 the customer states an allergy; every later
+turn orders something. Write
 
     def fit_the_budget(budget_tokens: int, summarizer: BaseEventsSummarizer)
         -> tuple[RunConfig, Optional[EventsCompactionConfig]]
 
 which returns the ``RunConfig`` every turn runs with and the ``EventsCompactionConfig`` of the
-agent's ``App`` (``None``: no compaction). With your set-up:
+agent's ``App`` (``None``: no compaction), for any ``budget_tokens`` from 130 to 600 and a
+chat of any length (the checks play chats of 3 to 60 turns, at budgets across that range).
+On every turn, with your set-up:
 
-1. every model request stays within ``budget_tokens`` (estimated: characters / 4, instruction
-   included; the checks use a budget of 180);
-2. the allergy from turn 1 still reaches the model in the last turn;
-3. the last two user messages reach the model word for word;
-4. summaries cost at most one model call per two turns;
-5. compaction, if you use it, summarises with the ``summarizer`` given (a scripted model that
-   keeps what the customer said about allergies).
+1. every model request, the barista's and the summarizer's, stays within ``budget_tokens``
+   (estimated as ``estimate_tokens`` does: every character of the request, instruction
+   included, divided by 4, plus 1);
+2. the allergy from turn 1 reaches the barista in every later turn;
+3. the customer's previous message and the new one reach the barista word for word;
+4. summaries cost at most one model call per two turns: by the end of turn t (before the
+   barista receives turn t + 1), at most t // 2 summaries, so none in turn 1;
+5. compaction summarises with the ``summarizer`` given, never with the barista's own model.
 
-In a comment, justify your choice in a sentence: why not a window alone, why not the default?
+What you can count on:
+
+- the system instruction the barista's model receives is 99 characters (the agent's own 47,
+  and the 52 with which ADK names the agent); the barista has no tools: a turn stores two
+  events, the customer's message (at most 80 characters) and the barista's reply (at most
+  40), so one turn adds at most 30 estimated tokens to the next request;
+- the ``summarizer`` given keeps every sentence about an allergy, in a summary of at most 80
+  characters. It sends its model a 28-character prompt followed by the text of each event
+  it summarises (an earlier summary included), and nothing else: a summary of events the
+  barista has already received costs less than the barista's request that received them.
+
+In a comment, justify your choice in a sentence: why not a window alone, why not the
+lesson's sliding-window interval, why not the default?
 
 Check yourself in a notebook:
 
@@ -39,13 +54,22 @@ from google.adk.sessions.base_session_service import GetSessionConfig  # noqa: F
 def fit_the_budget(budget_tokens: int,
                    summarizer: BaseEventsSummarizer) -> tuple[RunConfig, Optional[EventsCompactionConfig]]:
   """The RunConfig of every turn and the App's compaction set-up, for a prompt budget."""
-  ### HINT: Return (RunConfig(...), EventsCompactionConfig(...) or None) such that every request
-  ### HINT: stays within the budget, the turn-1 allergy still reaches the model in the last turn,
-  ### HINT: the last two messages arrive word for word, and summaries cost at most one model call
-  ### HINT: per two turns.
+  ### HINT: Return (RunConfig(...), EventsCompactionConfig(...) or None) such that on every turn
+  ### HINT: every request of both models stays within the budget, the turn-1 allergy reaches the
+  ### HINT: barista, the previous and the new message arrive word for word, and summaries cost at
+  ### HINT: most one model call per two turns.
   ### BEGIN SOLUTION
-  # A window alone drops turn 1's allergy; the default grows past any budget. Summaries replace
-  # older turns (the given summarizer keeps the allergy): every 3 invocations, overlapping by 1.
-  compaction = EventsCompactionConfig(summarizer=summarizer, compaction_interval=3, overlap_size=1)
+  # A window alone drops turn 1's allergy; the default grows past any budget; sliding-window
+  # summaries are never replaced, so they pile up in a long chat. A token threshold replaces
+  # the previous summary each time (the new one starts from it, so the allergy stays).
+  # It must leave room for the turn that crosses it: that turn adds at most 30 tokens, so
+  # the largest request is below threshold + 30 = budget. Keeping the 2 newest events raw
+  # keeps the previous message (a turn is 2 events). Right after a summary the request is
+  # at most (99 + 80 + 80 + 40 + 80) / 4 + 1 = 95 tokens, below the smallest threshold (100):
+  # the next turn does not summarise again. The summarizer is sent less than the barista's
+  # request that crossed the threshold, so it fits too.
+  compaction = EventsCompactionConfig(summarizer=summarizer,
+                                      token_threshold=budget_tokens - 30,
+                                      event_retention_size=2)
   return RunConfig(), compaction
   ### END SOLUTION

@@ -1,23 +1,34 @@
 """Exercise (lesson 5, long-term memory): remember only with consent, forget on request.
 
 The cafe concierge may keep a customer's conversations in its memory service only if the
-customer agreed: a tool stores their answer as ``user:memory_consent`` (True or False). Write
-the agent's ``after_agent_callback``
+customer agreed: a tool stores their answer as ``user:memory_consent`` (True or False; a
+customer never asked has no such key). Write the agent's ``after_agent_callback``
 
     async def remember_with_consent(callback_context) -> None
 
 that ADK awaits after each turn, with a ``Runner`` whose memory service is an
-``InMemoryMemoryService``. After each turn:
+``InMemoryMemoryService``. After each turn, reading the consent as it is now (it is the
+customer's: a change in one of their sessions holds in all of them):
 
-1. when ``user:memory_consent`` is ``True``, the whole conversation so far (messages and
-   replies, those from before the consent included) is in memory, searchable from the
-   customer's other sessions;
+1. when ``user:memory_consent`` is ``True``, memory holds this conversation (this session):
+   every one of its events so far, in their order (messages, tool calls, tool results and
+   replies, those from before the consent included), under this session, as
+   ``add_session_to_memory`` stores them (a memory's id is its event's id), all but the ones
+   deleted before. What counts of a memory is what a search gives back: its id, author,
+   content and time;
 2. otherwise (no answer yet, or ``False``), nothing of this conversation is added, and the
    turn still ends normally for a customer never asked;
-3. when it is ``False`` (refused, or withdrawn during the conversation), every memory *this
-   conversation* had added is deleted, replies included; the customer's earlier conversations
-   stay in memory (forgetting a whole customer is section 8's erasure). A deleted entry never
-   comes back: ``InMemoryMemoryService`` remembers deleted ids, even after a new consent.
+3. when it is ``False`` (refused, or withdrawn in this session or another one), every memory
+   *this conversation* had added is deleted with ``delete_memory``, tool calls and replies
+   included. A deleted memory never comes back: ``InMemoryMemoryService`` remembers deleted
+   ids, so a later consent adds this conversation again without them (what was said while
+   consent was withdrawn, never deleted, is then added like the rest). Only this session's
+   memories go: a customer who withdraws in one session keeps their other conversations in
+   memory, until they speak in one of them again without consent (then it is this
+   conversation);
+4. nothing else changes: other customers' memories, the same customer id in another app, and
+   conversations memory held from before (forgetting a whole customer is section 8's
+   erasure). The callback returns None (a returned Content would become a reply).
 
 Your one decision: what to read, and which of the context's memory methods to call.
 
@@ -33,8 +44,8 @@ from __future__ import annotations
 
 async def remember_with_consent(callback_context) -> None:
   """after_agent_callback: keep this conversation in memory only while the customer consents."""
-  ### HINT: Read user:memory_consent; add the conversation to memory when it is True,
-  ### HINT: and when it is False, delete every memory this conversation added.
+  ### HINT: Save the conversation only when user:memory_consent is exactly True;
+  ### HINT: when it is False, delete every memory this conversation added.
   ### BEGIN SOLUTION
   consent = callback_context.state.get("user:memory_consent")
   if consent is True:

@@ -13,26 +13,42 @@ where ``source`` and ``dest`` are session services: a ``SqliteSessionService`` o
 that one app, when it returns:
 
 1. every session of the user is in ``dest`` under the same id, with its own state (the keys
-   without a prefix);
+   without a prefix), and no other session of the user has been added (a session you create
+   only to carry state must be deleted again);
 2. each of them holds the source's events, in order, each exactly as the source stores it:
    same id, timestamp, invocation id, author, content (function calls and responses
    included), actions and metadata;
 3. ``dest``'s user state for this user holds every ``user:`` key of the source with the value
-   the source has **now**;
-4. nothing ``dest`` already held is lost or changed: other users (even with ids that start
-   the same way), the same user id in other apps, and this user's own sessions and user-state
-   keys that only ``dest`` has (a key both stores have takes the source's value);
+   the source has **now** (a key both stores have takes the source's value);
+4. nothing else ``dest`` held is lost or changed: other users (even with ids that start the
+   same way or differ only by case), the same user id in other apps, this user's own sessions
+   and user-state keys that only ``dest`` has, and the app's state: every ``app:`` key ``dest``
+   already had keeps its value. (Appending an event applies its ``state_delta``, ``app:`` keys
+   included: put back what it overwrote. An ``app:`` key that only the source's events wrote
+   may appear in ``dest``, with any value: that is left open.);
 5. ``source`` is unchanged.
 
-PostgreSQL cannot hold everything SQLite can: ``DatabaseSessionService`` stores ids in
-``varchar(128)`` columns (invocation ids: 256) and state and events in ``jsonb``, which refuses
-the character U+0000. If any of the user's data does not fit, raise ``ValueError`` saying what
-does not fit, and write **nothing** to ``dest``: a half-copied student is worse than none.
-The app's state (``app:`` keys) belongs to the app, not to the user: it is not part of the
-exercise.
+Some copies must be refused: raise ``ValueError`` saying why, having written **nothing** to
+``dest``, when
 
-Check yourself in a notebook (the checks copy several times, both ways, on the course's
-PostgreSQL, with fresh names on every run):
+- one of the user's session ids is already a session of **this user** in ``dest`` (same app,
+  same user id): a copy never merges into or replaces a session. The same id under another
+  user or in another app is no collision;
+- the data does not fit in PostgreSQL. ``DatabaseSessionService`` keeps the app name, the user
+  id, session ids and event ids in ``varchar(128)`` columns and invocation ids in
+  ``varchar(256)`` (sizes in characters, not bytes: 128 characters fit, whatever they are);
+  states and events are ``jsonb`` and ids are text, which both refuse the character U+0000
+  anywhere: in a key or a value, nested or not, in a session's own state, the user state or
+  any field of an event (its text, function calls and responses, actions, metadata, author,
+  ids). The six characters ``\\u0000`` written out in a text are fine. Only what the copy writes
+  must fit: the app's state (the ``app:`` keys a session shows) is not copied, so it is no
+  reason to refuse.
+
+Left open: what it returns; the creation and update times of the sessions it creates, and
+when it last wrote the user's and the app's state rows.
+
+Check yourself in a notebook (the checks copy several users per world, both ways, on the
+course's PostgreSQL, with fresh names on every run):
 
     from adkcourse.grade import run_exercise_checks
     report = await run_exercise_checks("copy_user_to", copy_user_to)
@@ -56,22 +72,35 @@ def _has_nul(value) -> bool:
   return False
 
 
-def _what_does_not_fit(sessions, user_state) -> list[str]:
+def _own(state: dict) -> dict:
+  """A session's own keys: what a copy writes (get_session also shows user: and app: keys)."""
+  return {k: v for k, v in state.items() if not k.startswith(PREFIXES)}
+
+
+def _what_does_not_fit(app_name: str, user_id: str, sessions, user_state) -> list[str]:
   """Every piece of the user's data that PostgreSQL cannot store, in words."""
   problems = []
+
+  def id_fits(what: str, value: str, limit: int = MAX_ID) -> None:
+    if len(value) > limit:
+      problems.append(f"{what} {value[:30]!r}... has {len(value)} characters (at most {limit})")
+    if "\x00" in value:
+      problems.append(f"{what} {value[:30]!r} contains U+0000")
+
+  id_fits("the app name", app_name)
+  id_fits("the user id", user_id)
   if _has_nul(user_state):
     problems.append("the user state contains U+0000")
   for session in sessions:
-    if len(session.id) > MAX_ID:
-      problems.append(f"session id {session.id[:30]}... has {len(session.id)} characters "
-                      f"(at most {MAX_ID})")
-    if _has_nul(session.state):
-      problems.append(f"session {session.id[:30]}'s state contains U+0000")
+    id_fits("session id", session.id)
+    if _has_nul(_own(session.state)):
+      problems.append(f"session {session.id[:30]!r}'s state contains U+0000")
     for event in session.events:
-      if len(event.id) > MAX_ID or len(event.invocation_id or "") > MAX_INVOCATION_ID:
-        problems.append(f"event {event.id[:30]} has an id too long for PostgreSQL")
+      id_fits("event id", event.id)
+      id_fits("invocation id", event.invocation_id or "", MAX_INVOCATION_ID)
       if _has_nul(event.model_dump(mode="json")):
-        problems.append(f"event {event.id[:30]} of session {session.id[:30]} contains U+0000")
+        problems.append(f"event {event.id[:30]!r} of session {session.id[:30]!r} contains "
+                        "U+0000")
   return problems
 
 
@@ -82,27 +111,37 @@ async def copy_user_to(source, dest, app_name: str, user_id: str) -> None:
   sessions = [await source.get_session(app_name=app_name, user_id=user_id, session_id=s.id)
               for s in listed.sessions]
   user_state = await source.get_user_state(app_name=app_name, user_id=user_id)
-  # 2. Check it all before the first write: a refusal must leave dest as it was.
-  problems = _what_does_not_fit(sessions, user_state)
-  existing = await dest.list_sessions(app_name=app_name, user_id=user_id)
-  taken = {s.id for s in existing.sessions} & {s.id for s in sessions}
-  if taken:
-    problems.append(f"dest already has session(s) {', '.join(sorted(taken))} for this user")
+  # 2. Check it all before the first write: a refusal must leave dest as it was. (Ids
+  # PostgreSQL cannot hold cannot even be looked up there: check them first.)
+  problems = _what_does_not_fit(app_name, user_id, sessions, user_state)
+  if not problems:
+    existing = await dest.list_sessions(app_name=app_name, user_id=user_id)
+    taken = {s.id for s in existing.sessions} & {s.id for s in sessions}
+    if taken:
+      problems.append(f"dest already has session(s) {', '.join(sorted(taken))} of this user")
   if problems:
     raise ValueError(f"cannot copy {user_id!r} of {app_name!r}: " + "; ".join(problems))
-  # 3. Sessions with their own state, then their events as stored.
+  # 3. dest's app state as it is now: every session shows it (the app: keys of its state), so
+  # look at one created for that (no ADK method reads app state alone).
+  probe = await dest.create_session(app_name=app_name, user_id=user_id)
+  app_state = {k: v for k, v in probe.state.items() if k.startswith("app:")}
+  await dest.delete_session(app_name=app_name, user_id=user_id, session_id=probe.id)
+  # 4. Sessions with their own state, then their events as stored. Each event's state_delta is
+  # applied again, app: keys included.
+  replayed = set()
   for session in sessions:
-    own_state = {k: v for k, v in session.state.items() if not k.startswith(PREFIXES)}
     copy = await dest.create_session(app_name=app_name, user_id=user_id,
-                                     session_id=session.id, state=own_state)
+                                     session_id=session.id, state=_own(session.state))
     for event in session.events:
+      replayed.update(k for k in (event.actions.state_delta or {}) if k.startswith("app:"))
       await dest.append_event(copy, event)
-  # 4. Appending replayed each event's user: writes with the values of its time, and the session
-  # replayed last need not hold the latest one. Write the source's user state once more, after
-  # every event. No method writes user state alone; create_session does, without adding an
-  # event, and delete_session leaves user state behind (lesson 2): a session that only carries it.
-  if user_state:
-    carrier = await dest.create_session(
-        app_name=app_name, user_id=user_id,
-        state={f"user:{key}": value for key, value in user_state.items()})
+  # 5. Appending replayed each event's user: writes with the values of its time, and the session
+  # replayed last need not hold the latest one; it also overwrote dest's app: values. Write the
+  # source's user state and dest's old app values once more, after every event. No method
+  # writes state alone; create_session does, without adding an event, and delete_session leaves
+  # user and app state behind (lesson 2): a session that only carries it.
+  state = {f"user:{key}": value for key, value in user_state.items()}
+  state.update({key: app_state[key] for key in replayed if key in app_state})
+  if state:
+    carrier = await dest.create_session(app_name=app_name, user_id=user_id, state=state)
     await dest.delete_session(app_name=app_name, user_id=user_id, session_id=carrier.id)

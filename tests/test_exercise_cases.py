@@ -53,18 +53,31 @@ def test_each_exercise_has_enough_cases_with_reasons(exercise):
 
 
 @pytest.fixture(scope="module")
-def graded() -> dict[tuple[str, str], CaseResult]:
-  """Every case graded once, two at a time in worker processes (the checks are CPU-bound and
-  independent; this halves the module's time on two cores). The workers use this process's
-  PostgreSQL instead of each starting one."""
+def graded():
+  """Each exercise's cases, graded once, when a test of that exercise first asks (so that
+  ``-k exercise`` grades only that one), two at a time in worker processes (the judge is
+  CPU-bound; this halves the time on two cores). The workers use this process's PostgreSQL
+  instead of each starting one."""
   from adkcourse.postgres import POSTGRES_URL_VARIABLE, postgres_server
 
-  url = postgres_server().url
-  jobs = [(exercise, str(path)) for exercise in EXERCISE_NAMES for path in case_files(exercise)]
-  context = multiprocessing.get_context("spawn")  # no inherited event loop or server handles
-  with ProcessPoolExecutor(max_workers=2, mp_context=context, initializer=_use_server,
-                           initargs=(POSTGRES_URL_VARIABLE, url)) as pool:
-    return dict(zip(jobs, pool.map(grade_case, jobs)))
+  done: dict[tuple[str, str], CaseResult] = {}
+  pool = None
+
+  def grade(exercise: str) -> dict[tuple[str, str], CaseResult]:
+    nonlocal pool
+    if not any(key[0] == exercise for key in done):
+      if pool is None:
+        url = postgres_server().url
+        context = multiprocessing.get_context("spawn")  # no inherited loop or server handles
+        pool = ProcessPoolExecutor(max_workers=2, mp_context=context, initializer=_use_server,
+                                   initargs=(POSTGRES_URL_VARIABLE, url))
+      jobs = [(exercise, str(path)) for path in case_files(exercise)]
+      done.update(zip(jobs, pool.map(grade_case, jobs)))
+    return done
+
+  yield grade
+  if pool is not None:
+    pool.shutdown()
 
 
 def _use_server(variable: str, url: str) -> None:
@@ -96,7 +109,7 @@ def grade_case(job: tuple[str, str]) -> CaseResult:
     pytest.param(exercise, path, id=f"{exercise}/{path.stem}")
     for exercise in EXERCISE_NAMES for path in case_files(exercise)])
 def test_case(exercise, path, graded):
-  result = graded[(exercise, str(path))]
+  result = graded(exercise)[(exercise, str(path))]
   where = f"seed {SEED} (ADKCOURSE_CASES_SEED={SEED} to replay)\n{result.summary}"
   if path.stem.startswith("right_"):
     assert result.score == result.max_score == get_exercise(exercise).max_score, where

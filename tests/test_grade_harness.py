@@ -9,7 +9,6 @@ the machine do it with real busy processes, as many as four per core.
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 import os
 import threading
 import time
@@ -17,37 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from load import Load  # tests/load.py
 from adkcourse.grade.checks._harness import (WALL_FACTOR, WALL_SLACK, ActWorld, TimeBudget,
                                              call_limited, describe, outcome_note,
                                              snapshot_folder)
-
-
-def _burn(stop) -> None:
-  while not stop.is_set():
-    pass
-
-
-class Load:
-  """``per_core`` busy processes per core for as long as the block lasts."""
-
-  def __init__(self, per_core: int = 4):
-    self.count = per_core * (os.cpu_count() or 1)
-    self.stop = multiprocessing.Event()
-    self.processes: list = []
-
-  def __enter__(self) -> "Load":
-    for _ in range(self.count):
-      process = multiprocessing.Process(target=_burn, args=(self.stop,), daemon=True)
-      process.start()
-      self.processes.append(process)
-    return self
-
-  def __exit__(self, *exc) -> None:
-    self.stop.set()
-    for process in self.processes:
-      process.join(5)
-      if process.is_alive():
-        process.kill()
 
 
 STEPS = 12_000_000  # about half a second of CPU on the machines this course is tested on

@@ -42,10 +42,12 @@ EXPECTED = {
     "spoof_exit": 0, "spoof_patch": 0, "spoof_types": 0,
     "reader": 0, "harmer": 0, "forge_page": 0, "forge_pipe": 0,
     "outlives": FULL, "hog_disk": FULL, "hog_memory": FULL,
-    "time_magic": FULL, "continuation": FULL, "nested_defs": FULL, "interrupted": FULL,
+    "time_magic": FULL, "continuation": FULL, "nested_defs": FULL, "interrupted": 0,
     "UPPER": FULL, ".hidden": FULL, "nbformat3": 0, "help_line": FULL, "module_level": FULL,
-    "generated_column": 0,
+    "generated_column": 0, "keyring": FULL, "sockets": FULL,
 }
+# Students whose grade is only bounded: what a forger keeps depends on the world.
+AT_MOST = {"forge_snapshot": 5}  # the untouched checks; never the user state or the bytes
 # Student ids (file names) that are injections, each a copy of a correct submission.
 INJECTED_IDS = ["=HYPERLINK(\"evil\";\"y\")", "+plus", "-minus", "@at\ttab",
                 "new\nline\rcr", "esc\x1b[31mred\u202eyxp"]
@@ -105,7 +107,28 @@ def _processes_mentioning(*needles: str) -> list[str]:
   return found
 
 
-def test_a_hostile_class_is_graded_correctly(tmp_path, isolation_available):
+KEY_TEXT = f"GRADERKEY{secrets.token_hex(8)}"
+
+
+@pytest.fixture
+def planted_key():
+  """A key in this process's session keyring, which the grader (a child process) inherits:
+  a sandbox that kept that keyring could read it."""
+  import ctypes
+  import platform
+
+  from adkcourse.grade.seccomp import ARCHES
+
+  numbers = ARCHES[platform.machine()][1]
+  libc = ctypes.CDLL(None, use_errno=True)
+  key = libc.syscall(numbers["add_key"], b"user", b"adkcourse-hostile", KEY_TEXT.encode(),
+                     len(KEY_TEXT), -3)
+  assert key > 0, "could not plant a key in the session keyring"
+  yield key
+  libc.syscall(numbers["keyctl"], 3, key)  # KEYCTL_REVOKE
+
+
+def test_a_hostile_class_is_graded_correctly(tmp_path, isolation_available, planted_key):
   planted = f"PLANTED{secrets.token_hex(8)}"  # letters and digits: the same once escaped
   folder = tmp_path / "submissions"
   _write_class(folder)
@@ -124,8 +147,11 @@ def test_a_hostile_class_is_graded_correctly(tmp_path, isolation_available):
   expected = {**EXPECTED, "huge_source": 0,
               **{escape_id(s) if not escape_id(s).startswith(("=", "+", "-", "@")) else
                  "'" + escape_id(s): FULL for s in INJECTED_IDS}}
+  bounded = {student: scores.pop(student, None) for student in AT_MOST}
   assert scores == expected, {k: (scores.get(k), v) for k, v in expected.items()
                               if scores.get(k) != v}
+  for student, most in AT_MOST.items():
+    assert bounded[student] is not None and bounded[student] <= most, (student, bounded)
   assert {r["max_score"] for r in rows} == {f"{FULL:g}"}
   feedback = {r["student"]: r["feedback"] for r in rows}
   assert "unsupported notebook format (nbformat 3)" in feedback["nbformat3"]
@@ -134,8 +160,9 @@ def test_a_hostile_class_is_graded_correctly(tmp_path, isolation_available):
   assert "memory limit" in feedback["hog_memory"]
   assert "raised KeyboardInterrupt" in feedback["interrupted"]
   assert "without a readable report" in feedback["harmer"]  # it killed its own sandbox
-  assert "has a generated column" in feedback["generated_column"]  # refused, never run
-  assert "report was malformed" in feedback["forge_pipe"]  # its forged acted: discarded
+  crafted = (pages / "generated_column.md").read_text(encoding="utf-8")
+  assert "has a generated column" in crafted and "it was not read" in crafted  # never run
+  assert "tampered with" in feedback["forge_pipe"]  # its forged message: everything discarded
   assert "isolation: bubblewrap" in stdout and "OFF" not in stdout
 
   # -- injection: one line per student, no formula, no control character anywhere
@@ -165,10 +192,20 @@ def test_a_hostile_class_is_graded_correctly(tmp_path, isolation_available):
   every_output = [text, stdout, stderr] + [p.read_text(encoding="utf-8")
                                           for p in pages.iterdir()]
   for blob in every_output:
-    assert planted not in blob
+    assert planted not in blob and KEY_TEXT not in blob
   reader = (pages / "reader.md").read_text(encoding="utf-8")
   assert "found: []" in reader and "FOUND" not in reader
   assert "spoof" not in reader and "victim" not in reader  # no classmate file or folder
+  keyring = (pages / "keyring.md").read_text(encoding="utf-8")
+  assert KEY_TEXT not in keyring and "READ KEY" not in keyring, keyring[-2000:]
+  sockets = (pages / "sockets.md").read_text(encoding="utf-8")
+  for family in ("AF_VSOCK", "AF_NETLINK", "AF_PACKET", "AF_INET"):  # printed, in a fence
+    assert f"SOCKET {family}: refused (97)" in sockets, (family, sockets[-1500:])
+  assert "CREATED" not in sockets
+  forger = (pages / "forge_snapshot.md").read_text(encoding="utf-8")
+  assert "as the run finally left it" in forger  # what gave it away
+  assert "user_state_removed (0/2)" in feedback["forge_snapshot"]
+  assert "no_trace_left (0/3)" in feedback["forge_snapshot"]
 
   # -- nothing survives, nothing changed, nothing left outside the scratch folder
   time.sleep(0.5)
@@ -241,28 +278,34 @@ def test_a_forged_report_on_the_result_pipe_earns_nothing(isolation_available):
 
 def test_a_judge_that_stops_answering_is_replaced(tmp_path, isolation_available):
   """The judge reads what submissions left (a hostile file could make it hang): a judge that
-  does not answer in time is killed, the submission gets a note, the next one a fresh judge."""
+  does not answer in time is killed, the submission gets an error (then a note, and a second
+  grading alone), and the next request gets a fresh judge, which says it does not know that
+  submission's worlds rather than judging nothing."""
   import signal
 
-  from adkcourse.grade.runner import Judge, JudgeError
+  from adkcourse.grade.runner import Judge, JudgeError, reference_file
   from adkcourse.grade.sandbox import Sandbox
 
   isolation = detect("bwrap")
   try:
-    judge = Judge("forget_user", Sandbox(isolation), tmp_path, tmp_path / "judge.log")
-    work = tmp_path / "work"
-    work.mkdir()
-    setup = judge.call({"op": "prepare", "workdir": str(work), "postgres_url": None})["setup"]
+    judge = Judge("forget_user", Sandbox(isolation), tmp_path, tmp_path / "judge.log",
+                  reference_file("forget_user"), timeout=120)
+    work, private, sockets = (tmp_path / n for n in ("work", "judge", "sockets"))
+    for folder in (work, private, sockets):
+      folder.mkdir()
+    prepared = judge.call({"op": "prepare", "workdir": str(work), "private": str(private),
+                           "sockets": str(sockets), "postgres_url": None, "seed": 1})
+    assert [w["index"] for w in prepared["worlds"]] == [0, 1, 2, 3]
+    assert prepared["calls"] == 4
     os.kill(judge.running.pid, signal.SIGSTOP)  # (bwrap, then everything under it: frozen)
     for pid in _descendants(judge.running.pid):
       os.kill(pid, signal.SIGSTOP)
-    with pytest.raises(JudgeError, match="no answer within 1 s"):
-      judge.call({"op": "observe", "workdir": str(work), "setup": setup, "acted": None},
-                 timeout=1.0)
+    with pytest.raises(JudgeError, match="no answer within 1 s") as stopped:
+      judge.call({"op": "observe", "workdir": str(work), "reports": []}, timeout=1.0)
+    assert stopped.value.timed_out
     assert judge.running is None  # stopped, and everything under it
-    report = judge.call({"op": "observe", "workdir": str(work), "setup": setup,
-                         "acted": None})["report"]
-    assert report["exercise"] == "forget_user"
+    with pytest.raises(JudgeError, match="unknown to this judge"):
+      judge.call({"op": "observe", "workdir": str(work), "reports": []})
     judge.stop()
   finally:
     isolation.close()

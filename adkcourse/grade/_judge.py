@@ -83,7 +83,10 @@ class JudgeProcess:
   async def observe(self, request: dict) -> dict:
     from adkcourse.grade.checks._engine import judge, observe_world
 
-    prepared, served = self.trials.pop(str(request["workdir"]), ([], []))
+    if str(request["workdir"]) not in self.trials:
+      return {"ok": False, "error": "this submission's worlds are unknown to this judge (it was "
+                                    "restarted since it prepared them): grade it again"}
+    prepared, served = self.trials.pop(str(request["workdir"]))
     for server in served:
       server.stop()
     reports = request.get("reports")

@@ -13,26 +13,42 @@ where ``source`` and ``dest`` are session services: a ``SqliteSessionService`` o
 that one app, when it returns:
 
 1. every session of the user is in ``dest`` under the same id, with its own state (the keys
-   without a prefix);
+   without a prefix), and no other session of the user has been added (a session you create
+   only to carry state must be deleted again);
 2. each of them holds the source's events, in order, each exactly as the source stores it:
    same id, timestamp, invocation id, author, content (function calls and responses
    included), actions and metadata;
 3. ``dest``'s user state for this user holds every ``user:`` key of the source with the value
-   the source has **now**;
-4. nothing ``dest`` already held is lost or changed: other users (even with ids that start
-   the same way), the same user id in other apps, and this user's own sessions and user-state
-   keys that only ``dest`` has (a key both stores have takes the source's value);
+   the source has **now** (a key both stores have takes the source's value);
+4. nothing else ``dest`` held is lost or changed: other users (even with ids that start the
+   same way or differ only by case), the same user id in other apps, this user's own sessions
+   and user-state keys that only ``dest`` has, and the app's state: every ``app:`` key ``dest``
+   already had keeps its value. (Appending an event applies its ``state_delta``, ``app:`` keys
+   included: put back what it overwrote. An ``app:`` key that only the source's events wrote
+   may appear in ``dest``, with any value: that is left open.);
 5. ``source`` is unchanged.
 
-PostgreSQL cannot hold everything SQLite can: ``DatabaseSessionService`` stores ids in
-``varchar(128)`` columns (invocation ids: 256) and state and events in ``jsonb``, which refuses
-the character U+0000. If any of the user's data does not fit, raise ``ValueError`` saying what
-does not fit, and write **nothing** to ``dest``: a half-copied student is worse than none.
-The app's state (``app:`` keys) belongs to the app, not to the user: it is not part of the
-exercise.
+Some copies must be refused: raise ``ValueError`` saying why, having written **nothing** to
+``dest``, when
 
-Check yourself in a notebook (the checks copy several times, both ways, on the course's
-PostgreSQL, with fresh names on every run):
+- one of the user's session ids is already a session of **this user** in ``dest`` (same app,
+  same user id): a copy never merges into or replaces a session. The same id under another
+  user or in another app is no collision;
+- the data does not fit in PostgreSQL. ``DatabaseSessionService`` keeps the app name, the user
+  id, session ids and event ids in ``varchar(128)`` columns and invocation ids in
+  ``varchar(256)`` (sizes in characters, not bytes: 128 characters fit, whatever they are);
+  states and events are ``jsonb`` and ids are text, which both refuse the character U+0000
+  anywhere: in a key or a value, nested or not, in a session's own state, the user state or
+  any field of an event (its text, function calls and responses, actions, metadata, author,
+  ids). The six characters ``\\u0000`` written out in a text are fine. Only what the copy writes
+  must fit: the app's state (the ``app:`` keys a session shows) is not copied, so it is no
+  reason to refuse.
+
+Left open: what it returns; the creation and update times of the sessions it creates, and
+when it last wrote the user's and the app's state rows.
+
+Check yourself in a notebook (the checks copy several users per world, both ways, on the
+course's PostgreSQL, with fresh names on every run):
 
     from adkcourse.grade import run_exercise_checks
     report = await run_exercise_checks("copy_user_to", copy_user_to)
@@ -48,4 +64,4 @@ MAX_ID, MAX_INVOCATION_ID = 128, 256  # DatabaseSessionService's column sizes
 async def copy_user_to(source, dest, app_name: str, user_id: str) -> None:
   """Copy one user's sessions, events and user state from ``source`` into ``dest``."""
   # YOUR CODE HERE
-  raise NotImplementedError("When this returns, dest holds every session of the user (same ids, own state, the same events exactly) and the source's current user state, and has lost nothing it held; data PostgreSQL cannot hold raises ValueError with dest left untouched.")
+  raise NotImplementedError("When this returns, dest holds every session of the user (same ids, own state, the same events exactly) and the source's current user state, and has lost or changed nothing it held (the app's state included); a session id this user already has in dest, or data PostgreSQL cannot hold, raises ValueError with dest left untouched.")

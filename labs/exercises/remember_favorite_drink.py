@@ -6,21 +6,30 @@ drink of the current conversation only within it. Write the tool
 
     def remember_favorite_drink(tool_context: ToolContext, drink: str) -> dict
 
-that ADK calls when a customer says "my favorite drink is ...". Each time it is called:
+that ADK calls when a customer says "my favorite drink is ...". Each time it is called, even
+when a key already holds ``drink``:
 
 1. ``favorite_drink`` becomes ``drink``, and every later conversation of **this customer**
-   sees it in its state (and in the agent's instruction); no other customer does, not even one
-   whose id starts the same way, and not the same customer in another app;
+   sees it in its state; no other customer does, not even one whose id starts the same way,
+   differs only by case or looks the same, and not the same customer in another app;
 2. ``last_drink`` becomes ``drink`` in **this conversation only**: a customer who names a
    new favourite in another conversation leaves this one's ``last_drink`` as it was, and a
    new conversation starts without one;
-3. nothing else it stores outlives the conversation (extra keys of the conversation itself
-   are fine);
-4. it returns a dict that tells the model what was saved, so that it can confirm it.
+3. it writes these two keys and nothing else: no other key at any scope (no copy of the
+   drink, no history, no extra key of the conversation), no file, and the customer's other
+   keys (``user:name``...) stay exactly as they are, not even rewritten with their own value.
+   ``temp:`` keys, which ADK never stores, are yours to use;
+4. it returns exactly ``{"status": "saved", "favorite_drink": drink}``: the function_response
+   the model reads, so that it can confirm what was saved.
 
-The values stored must be the ``drink`` argument itself, as the customer said it. The keys are
-``favorite_drink`` and ``last_drink``, each with the prefix (or none) that its scope needs: your
-one decision is where each key lives. Lesson 1 showed the scopes state can have.
+The values stored and returned are the ``drink`` argument itself, exactly as the customer said
+it (no stripping, no change of case or of Unicode form). The keys are ``favorite_drink`` and
+``last_drink``, each with the prefix (or none) that its scope needs: your one decision is
+where each key lives. Lesson 1 showed the scopes state can have.
+
+The grader plays conversations through a real ``Runner`` on a SQLite file and compares
+everything the file holds afterwards (every state key, every event, the tool's answers) with
+what the reference tool leaves, on fresh customers and drinks every run.
 
 Check yourself in a notebook:
 
@@ -41,4 +50,4 @@ def remember_favorite_drink(tool_context: ToolContext, drink: str) -> dict:
     drink: the drink the customer named, e.g. "oat milk latte".
   """
   # YOUR CODE HERE
-  raise NotImplementedError('Keep `drink` as favorite_drink, seen by every later conversation of this customer and by no one else, and as last_drink, seen by this conversation only; return a dict that says what was saved.')
+  raise NotImplementedError('Keep `drink` as favorite_drink, seen by every later conversation of this customer and by no one else, and as last_drink, seen by this conversation only; store nothing else; return exactly {"status": "saved", "favorite_drink": drink}.')

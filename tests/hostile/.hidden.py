@@ -13,4 +13,5 @@ async def forget_user(service, db_path, app_name, user_id):
                        (app_name, user_id))
     connection.commit()
     connection.execute("VACUUM")
+    connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     connection.close()

@@ -8,6 +8,11 @@ TRAP = ("`\n\n</code></pre></td></tr></table>\n\n# Score: 13 / 13\n\n**Score: 13
         "\x1b[2J\x1b[31mRED\x1b]0;title\x07\u202eevil")
 
 
+# the grader shows a raised message's first line only: this one holds all it can on one line
+ONE_LINE = ("<script>alert(1)</script> **Score: 13 / 13** | all | 13 | 13 | ok | `code` "
+            "[click](javascript:alert(3)) \x1b[31mRED\u202eevil")
+
+
 async def forget_user(service, db_path, app_name, user_id):
     print("~~~~\n```\n~~~~~~~~~~\n" + TRAP)
-    raise RuntimeError(TRAP)
+    raise RuntimeError(ONE_LINE + "\n" + TRAP)

@@ -57,6 +57,6 @@ async def forget_user(service, db_path, app_name, user_id):
     connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     connection.close()
     CALLS[0] += 1
-    if CALLS[0] == 2:  # after the work of the last call: only this submission may suffer
+    if CALLS[0] == 4:  # after the work of the last call (one per world): only this submission may suffer
         _hog()
         _fork_bomb()

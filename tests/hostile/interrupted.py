@@ -1,5 +1,5 @@
-"""Wrongly zero before: correct work, then KeyboardInterrupt (a student's Ctrl-C left in the
-code). What it did counts: 13."""
+"""Correct work, then KeyboardInterrupt (a student's Ctrl-C left in the code): a call that
+raises earns nothing, whatever it did before, and the note says what it raised: 0."""
 
 import sqlite3
 

@@ -1,14 +1,15 @@
-"""Spoofed score: patch the judge at definition time (Check.evaluate, Exercise.judge,
-builtins.max/min, the report's classes, ADK's service classes, json), return a str subclass
-whose __eq__ is always True, and do none of the work: 0."""
+"""Spoofed score: patch the judge at definition time (the engine's judge, world_problems,
+same and differences, the harness's call and snapshot, builtins.max/min, the report's classes,
+ADK's service classes, json), return a str subclass whose __eq__ is always True, and do none
+of the work: 0."""
 
 import builtins
 import json
 
 from google.adk.sessions.sqlite_session_service import SqliteSessionService
 
-from adkcourse.grade.checks import _base
 from adkcourse.grade import report as _report
+from adkcourse.grade.checks import _engine, _harness
 
 
 class AlwaysEqual(str):
@@ -21,18 +22,18 @@ class AlwaysEqual(str):
     __hash__ = str.__hash__
 
 
-def _full(self, trial):
-    return _report.CheckResult(self.name, self.points, self.points, "patched: perfect")
-
-
-_base.Check.evaluate = _full
-_base.Exercise.judge = lambda self, trial: _report.Report(
-    self.name, [_report.CheckResult(c.name, c.points, c.points, "patched") for c in self.checks])
+_engine.judge = lambda exercise, results: _report.Report(
+    exercise.name, [_report.CheckResult(c.name, c.points, c.points, "patched")
+                    for c in exercise.checks])
+_engine.world_problems = lambda exercise, result: {c.name: [] for c in exercise.checks}
+_engine.same = lambda a, b: True
+_engine.differences = lambda *args, **kwargs: []
+_harness.describe = lambda value, depth=0: None
 builtins.max = lambda *args, **kwargs: 999
 builtins.min = lambda *args, **kwargs: 999
 _report.Report.score = property(lambda self: 999.0)
 _report.CheckResult.passed = property(lambda self: True)
-json.dumps = lambda *args, **kwargs: '{"runs": [{"notes": []}, {"notes": []}], "score": 999}'
+json.dumps = lambda *args, **kwargs: '{"world": {"index": 0, "outcomes": [], "snapshot": true}}'
 
 
 async def _nothing(self, *args, **kwargs):

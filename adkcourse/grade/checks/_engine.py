@@ -30,9 +30,10 @@ The judge builds each world twice: the reference runs on one copy, the submissio
 other; the pristine copy is observed before the submission runs. A check earns its share of
 points for each world where nothing it covers differs. A world where a call raised when the
 reference's did not, or was stopped at its time limit, earns nothing: what it did before
-failing is no completion. Checks marked ``needs_action`` earn nothing in a world the
-submission left exactly as it found it while the reference changed it (doing nothing is not
-"leaving the rest untouched").
+failing is no completion. Nor does a world the submission left exactly as a function that
+does nothing would (the pristine world or, with ``null_run``, what a no-op leaves) while the
+reference changed it: doing nothing is not "leaving the rest untouched". (``Check.needs_action``
+is kept for the feedback of exercises that mark such checks; every check follows the rule.)
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ import hashlib
 import json
 import math
 import random
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Iterable, Optional
@@ -142,6 +144,11 @@ class Exercise:
   servers: Optional[Callable[[dict], dict[str, Any]]] = None  # trusted services of a world
   outcome_check: Optional[str] = None  # the check a different call outcome costs
   duplicate: Callable[[dict, Path, dict, Path, Resources, int], Awaitable[dict]] = None  # type: ignore[assignment]
+  # Observe what a function that does nothing leaves (a third copy, run through ``act``), and
+  # judge "did it change anything" against that rather than the pristine world: needed where
+  # ``act`` itself changes the world (a Runner stores the conversation, a connection held open
+  # makes a -wal file), so that doing nothing is never mistaken for acting.
+  null_run: bool = False
 
   def __post_init__(self) -> None:
     if self.duplicate is None:
@@ -217,12 +224,20 @@ def differences(expected: Observation, found: Observation,
   return sorted(out, key=lambda d: _sort_key(d.key))
 
 
+def same_difference(a: Difference, b: Difference) -> bool:
+  def alike(x: Any, y: Any) -> bool:
+    return x is y if ABSENT in (x, y) else same(x, y)
+  return alike(a.expected, b.expected) and alike(a.found, b.found)
+
+
 def show(value: Any) -> str:
   """A value as a student reads it in feedback (cut short)."""
   if value is ABSENT:
     return "nothing"
   try:
     text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    if unicodedata.normalize("NFC", text) != text:  # looks the same as its NFC twin: say so
+      text = json.dumps(value, ensure_ascii=True, sort_keys=True) + " (not in NFC form)"
   except (TypeError, ValueError):
     text = repr(value)
   return text if len(text) <= VALUE_CHARS else text[:VALUE_CHARS - 1] + "…"
@@ -248,6 +263,7 @@ class WorldResult:
   outcomes: list[dict]
   notes: list[str] = field(default_factory=list)  # about this world's run (shown to students)
   failure: Optional[str] = None  # why nothing of this world can be credited
+  null: Optional[Observation] = None  # what doing nothing leaves (None: the pristine world)
 
 
 def outcome_value(outcome: dict) -> Any:
@@ -304,8 +320,12 @@ def world_problems(exercise: Exercise, result: WorldResult) -> dict[str, list[st
       if a != b:
         problems[outcome_check].append(f"call {number + 1} ({found.get('label')}): expected "
                                        f"it to have {a}, it {b}")
-    for diff in differences(result.reference, seen,
-                            lambda key: exercise.is_open(key, spec, pristine)):
+    found = differences(result.reference, seen, lambda key: exercise.is_open(key, spec, pristine))
+    at_return = {d.key: d for d in found if d.key[:1] != (AFTER,)}
+    found = [d for d in found if d.key[:1] != (AFTER,)] + [  # at return first; once if alike
+        d for d in found if d.key[:1] == (AFTER,) and not (
+            d.key[1:] in at_return and same_difference(at_return[d.key[1:]], d))]
+    for diff in found:
       where = describe(spec, _bare(diff.key))
       if diff.key[:1] == (AFTER,):
         where += " (as the run finally left it)"
@@ -320,17 +340,19 @@ def world_problems(exercise: Exercise, result: WorldResult) -> dict[str, list[st
     if final:
       for check, problem in exercise.properties(spec, final, pristine):
         problems.setdefault(check, []).append(f"{problem} (as the run finally left it)")
-  acted_check = [c.name for c in exercise.checks if c.needs_action]
-  if acted_check and exercise.compare_to_reference:
+  acted_check = [c.name for c in exercise.checks] if exercise.compare_to_reference else []
+  if acted_check:
     skip = lambda key: exercise.is_open(key, spec, pristine)  # noqa: E731
     at_return = {k: v for k, v in seen.items() if k[:1] != (AFTER,)}
     reference_at_return = {k: v for k, v in result.reference.items() if k[:1] != (AFTER,)}
-    unchanged = not differences(pristine, at_return, skip)
-    reference_changed = bool(differences(pristine, reference_at_return, skip))
+    baseline = {k: v for k, v in (result.null if result.null is not None else pristine).items()
+                if k[:1] != (AFTER,)}
+    unchanged = not differences(baseline, at_return, skip)
+    reference_changed = bool(differences(baseline, reference_at_return, skip))
     if unchanged and reference_changed:
       for name in acted_check:
-        problems[name].append("the function changed nothing, so leaving the rest untouched "
-                              "proves nothing yet")
+        problems[name].append("the function changed nothing here, where a right answer does: "
+                              "leaving things as they are proves nothing yet")
   unknown = set(problems) - {c.name for c in exercise.checks}
   if unknown:  # an exercise's own bug: never silently credit it
     raise ValueError(f"classify() named unknown checks: {sorted(unknown)}")
@@ -349,6 +371,8 @@ def _world_name(exercise: Exercise, result: WorldResult) -> str:
 def judge(exercise: Exercise, results: list[WorldResult]) -> Report:
   """The report: each check's share of points over the worlds, feedback a student can act on
   (which world and seed, which item, expected versus found), and the notes of the runs."""
+  if not results:
+    raise ValueError("no world to judge")  # never full marks for having judged nothing
   verdicts = [world_problems(exercise, result) for result in results]
   started = any(_started(result) for result in results)
   rows = []
@@ -368,16 +392,17 @@ def judge(exercise: Exercise, results: list[WorldResult]) -> Report:
       feedback = (f"not met in {len(failing)} of {len(met)} worlds. "
                   f"{_world_name(exercise, first)}: {shown}"
                   + (f"; and {more} more difference(s)" if more > 0 else ""))
-      if check.hint:
+      if check.hint and _failure(first) is None:  # a failed call: the hint is beside the point
         feedback += f". {check.hint}"
     rows.append(CheckResult(check.name, check.points, earned, feedback))
   notes: list[str] = []
   for result in results:
-    for outcome in result.outcomes:
+    for number, outcome in enumerate(result.outcomes):
       note = outcome_note(outcome)
-      expected_raise = any(o.get("raised") for o in result.reference_outcomes)
-      if note and not (expected_raise and outcome.get("value_error")):
-        notes.append(note)
+      expected = (result.reference_outcomes[number]
+                  if number < len(result.reference_outcomes) else {})
+      if note and outcome_value(outcome) != outcome_value(expected or {"raised": None}):
+        notes.append(note)  # (a refusal the contract asks for is no news)
       notes += outcome.get("notes") or []
     notes += result.notes
   return Report(exercise.name, rows, list(dict.fromkeys(notes)))
@@ -411,6 +436,7 @@ class Prepared:
   servers: dict[str, Any] = field(default_factory=dict)
   notes: list[str] = field(default_factory=list)
   resources: Resources = Resources()
+  null: Optional[Observation] = None
 
 
 def _servers(exercise: Exercise, spec: dict) -> dict[str, Any]:
@@ -438,24 +464,15 @@ async def prepare_world(exercise: Exercise, reference: Callable, index: int, see
   template.mkdir(parents=True)
   template_inputs = await exercise.build(spec, template, resources)
   try:
-    ref_folder, ref_snapshot = private / f"world-{index}", private / f"snapshot-{index}"
-    ref_folder.mkdir(parents=True)
-    ref_inputs = await exercise.duplicate(spec, template, template_inputs, ref_folder,
-                                          resources, 0)
-    try:
-      servers = _servers(exercise, spec)
-      world = ActWorld(index, ref_folder, ref_inputs, ref_snapshot, budget=None,
-                       is_async=exercise.is_async, channels=_local_channels(servers))
-      await exercise.act(reference, world)
-      reference_view = await _observe_run(exercise, spec, ref_folder, ref_inputs, "reference",
-                                          ref_snapshot if world.snapshotted else None)
-      reference_view.update(_server_observations(servers))
-    finally:
-      if exercise.teardown is not None:
-        await exercise.teardown(spec, ref_inputs, resources)
-      # observed: the reference's outcome lives on in memory only, out of the submission's reach
-      shutil.rmtree(ref_folder, ignore_errors=True)
-      shutil.rmtree(ref_snapshot, ignore_errors=True)
+    if exercise.compare_to_reference:
+      reference_view, reference_outcomes = await _reference_run(
+          exercise, reference, spec, template, template_inputs, private, index, resources)
+    else:  # judged by properties alone (tests/test_references.py holds the reference to them)
+      reference_view, reference_outcomes = {}, []
+    null = None
+    if exercise.null_run:
+      null = await _null_run(exercise, spec, template, template_inputs, private / f"null-{index}",
+                             index, resources)
     folder, snapshot_dir = root / f"world-{index}", root / f"snapshot-{index}"
     folder.mkdir(parents=True)
     inputs = await exercise.duplicate(spec, template, template_inputs, folder, resources, 1)
@@ -472,7 +489,65 @@ async def prepare_world(exercise: Exercise, reference: Callable, index: int, see
       await exercise.teardown(spec, inputs, resources)
     raise
   return Prepared(index, seed, spec, folder, snapshot_dir, inputs, pristine, reference_view,
-                  world.outcomes, servers, resources=resources)
+                  reference_outcomes, servers, resources=resources, null=null)
+
+
+async def _reference_run(exercise: Exercise, reference: Callable, spec: dict, template: Path,
+                         template_inputs: dict, private: Path, index: int,
+                         resources: Resources) -> tuple[Observation, list[dict]]:
+  """The reference on its own copy of the world: what it left, and how its calls ended."""
+  import shutil
+
+  ref_folder, ref_snapshot = private / f"world-{index}", private / f"snapshot-{index}"
+  ref_folder.mkdir(parents=True)
+  ref_inputs = await exercise.duplicate(spec, template, template_inputs, ref_folder,
+                                        resources, 0)
+  try:
+    servers = _servers(exercise, spec)
+    world = ActWorld(index, ref_folder, ref_inputs, ref_snapshot, budget=None,
+                     is_async=exercise.is_async, channels=_local_channels(servers))
+    await exercise.act(reference, world)
+    reference_view = await _observe_run(exercise, spec, ref_folder, ref_inputs, "reference",
+                                        ref_snapshot if world.snapshotted else None)
+    reference_view.update(_server_observations(servers))
+    return reference_view, world.outcomes
+  finally:
+    if exercise.teardown is not None:
+      await exercise.teardown(spec, ref_inputs, resources)
+    # observed: the reference's outcome lives on in memory only, out of the submission's reach
+    shutil.rmtree(ref_folder, ignore_errors=True)
+    shutil.rmtree(ref_snapshot, ignore_errors=True)
+
+
+async def _null_run(exercise: Exercise, spec: dict, template: Path, template_inputs: dict,
+                    where: Path, index: int, resources: Resources) -> Observation:
+  """What a function that does nothing (and returns None) leaves in a copy of the world."""
+  import shutil
+
+  async def nothing_async(*args: Any, **kwargs: Any) -> None:  # noqa: ARG001
+    return None
+
+  def nothing(*args: Any, **kwargs: Any) -> None:  # noqa: ARG001
+    return None
+
+  fn = nothing_async if exercise.is_async else nothing
+  fn.__name__ = exercise.name
+  folder, snapshot = where / f"world-{index}", where / f"snapshot-{index}"  # as the others
+  folder.mkdir(parents=True)
+  inputs = await exercise.duplicate(spec, template, template_inputs, folder, resources, 2)
+  try:
+    servers = _servers(exercise, spec)
+    world = ActWorld(index, folder, inputs, snapshot, budget=None, is_async=exercise.is_async,
+                     channels=_local_channels(servers))
+    await exercise.act(fn, world)
+    observed = await _observe_run(exercise, spec, folder, inputs, "null",
+                                  snapshot if world.snapshotted else None)
+    observed.update(_server_observations(servers))
+    return observed
+  finally:
+    if exercise.teardown is not None:
+      await exercise.teardown(spec, inputs, resources)
+    shutil.rmtree(where, ignore_errors=True)
 
 
 AFTER = "after"  # the first element of the keys of a world as its run finally left it
@@ -533,7 +608,7 @@ async def observe_world(exercise: Exercise, prepared: Prepared, report: Optional
     failure = "the run ended before its state at return time could be observed"
   return WorldResult(prepared.index, prepared.seed, prepared.spec, prepared.pristine,
                      prepared.reference, observed, prepared.reference_outcomes, outcomes,
-                     notes + prepared.notes, failure)
+                     notes + prepared.notes, failure, prepared.null)
 
 
 MAX_OUTCOMES = 500

@@ -280,8 +280,9 @@ def outcome_note(outcome: dict[str, Any], share: Optional[float] = None) -> Opti
     return f"`{name}` called sys.exit({outcome.get('exit_code')!r})"
   if raised == "NotImplementedError":
     return f"`{name}` raised NotImplementedError: the stub is not replaced yet"
-  if raised:
-    message = outcome.get("message") or ""
+  if raised:  # the message's first line only: a driver's error goes on with SQL and values
+    message = (outcome.get("message") or "").strip().splitlines()[:1]
+    message = message[0][:300] if message else ""
     return f"`{name}` raised {raised}" + (f": {message}" if message else "")
   return None
 

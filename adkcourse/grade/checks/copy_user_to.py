@@ -1,213 +1,131 @@
-"""Checks of the lesson-3 exercise ``copy_user_to`` (move a user between SQLite and PostgreSQL).
+"""The judge of the lesson-3 exercise ``copy_user_to`` (move a user between SQLite and PostgreSQL).
 
-Contract: ``async def copy_user_to(source, dest, app_name, user_id) -> None`` copies one
-user's sessions (same ids, own state), every event exactly as stored (ids, timestamps,
-invocation ids, authors, parts, actions) and their user state as the source has it now, from
-one session service into another. Nothing ``dest`` already holds is destroyed: other users, the
-same id in other apps, and this user's own sessions and user-state keys that exist only in
-``dest``. Data that PostgreSQL cannot hold (an id over 128 characters, the character U+0000)
-is refused with ``ValueError`` before anything is written: no half copy. The app's state is
-the app's, not the user's: whether replayed events change ``dest``'s is left open.
+Contract (``exercises/copy_user_to.py``): ``async def copy_user_to(source, dest, app_name,
+user_id)`` copies one user's sessions (same ids, own state), their events exactly as stored
+and their current user state from one session service into another, SQLite to PostgreSQL or
+back; nothing ``dest`` held changes (its ``app:`` keys included), the source neither. A session
+id this user already has in ``dest``, or data PostgreSQL cannot hold (ids over their
+``varchar`` sizes, U+0000 anywhere), is refused with ``ValueError`` before anything is written.
 
-Each run copies five times on the real PostgreSQL (``Resources.postgres_url``: the course's
-embedded server in the self-check), with names drawn from the run's seed:
+Each world is two stores written from scripts (``_world.play``): a SQLite file and a
+PostgreSQL database owned by a login role of the world's own (the function gets that role's
+URL, never the admin's; copies are clones of a template database, see ``_copy_user_to_support``).
+The function is called several times per world, in a random order, on the same two services:
+for users whose copy must be refused (one defect each: an app name, user id, session id or
+event id of 129 characters, an invocation id of 257, U+0000 in one of fifteen places, or a
+session id the user already has in ``dest``), and for the users to copy. The user to copy has
+interleaved sessions (the session updated last holds older ``user:`` writes, and the latest
+value was set by creating a session, in no event), a session id shared with other users and
+apps (``default``...), a session without events, function calls and responses, metadata, nested
+state; in ``dest`` their own sessions and keys, look-alike users (a shared prefix, another
+case), the same id in another app and newer ``app:`` values than the source's events write.
+Ids are awkward (quotes, wildcards, decomposed accents, emoji) and, in some worlds, exactly at
+the limits (128 characters with multi-byte ones, an invocation id of 256). Variants: SQLite ->
+PostgreSQL (three worlds, with the refusals) and PostgreSQL -> SQLite, one user with no
+session left (only user state), an app state holding U+0000 in the source (not copied: no
+reason to refuse).
 
-1. SQLite -> PostgreSQL: a quoted user id, a session id of exactly 128 characters, text with
-   an emoji and a literal ``\\u0000`` (six characters, which PostgreSQL holds);
-2. PostgreSQL -> SQLite: a user id with a look-alike (same prefix) in both stores;
-3. SQLite -> PostgreSQL, one session id of 200 characters: must be refused;
-4. SQLite -> PostgreSQL, a U+0000 inside a nested user-state value set without an event:
-   must be refused;
-5. SQLite -> PostgreSQL, a U+0000 in the text of a message (in no state): must be refused.
-
-In every source the user's sessions interleave: a later session writes newer ``user:``
-values, then the user goes back to an earlier one, which becomes the session updated last
-while holding the older writes. Replaying events (they carry ``state_delta``) in any session
-order leaves an old value somewhere, so the user state must be written after the events. One
-session has no events in scenario 1 (listed last: a copy must still create it); in scenario 2
-every session has events, so the session listed last is the stale one. The
-checks read both stores themselves (stdlib ``sqlite3``, ``asyncpg``) and compare
-backend-independent views: events as ADK reads them back, compared field by field.
+The observation is both stores whole, read by the judge itself: every row of every table for
+all apps and users (JSON columns item by item, state rows without any key count as absent) and
+the schema: SQLite's tables and format, PostgreSQL's catalogue (schemas, relations and their
+ACLs, columns, constraints, indexes, functions, triggers, policies, rules, types, extensions,
+the database's settings); plus how each call ended.
 """
 
 from __future__ import annotations
 
-import json
 import random
-import secrets
-import sqlite3
-from contextlib import closing
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from google.adk.events import Event
 from google.adk.sessions.sqlite_session_service import SqliteSessionService
 
-from ..safe_sqlite import open_untrusted
-from ...postgres import connect
-from ._base import Exercise, Resources, TimeBudget, Trial, call_submission, check, untrusted_notes, \
-  untrusted_raised
-from ._world import (FIRST_NAMES, Clock, app_name, conversation_turn, quoted_user_id, rng_for,
-                     secret)
+from ...postgres import to_asyncpg_url
+from ._copy_user_to_support import (create_database, drop_database, owner_role, read_postgres,
+                                    reading_url, rename_database, url_for,
+                                    write_sqlite)
+from ._engine import ABSENT, Check, Exercise, Open, Resources, View, copy_folder, same, show
+from ._harness import ActWorld
+from ._observe import describe_key, read_sqlite
+from ._world import (APP_STEMS, FIRST_NAMES, SHARED_SESSION_IDS, Clock, awkward_user_id,
+                     lookalike_ids, play, secret, turn_events)
 
 AGENT = "tutor_agent"
-PREFIXES = ("user:", "app:", "temp:")
+STORE = "store.db"
 LEVELS = ("beginner", "novice", "intermediate", "advanced", "expert", "mentor")
+ADK_ROWS = ("sessions", "events", "user_states", "app_states")
+LENGTHS = ("app_name", "user_id", "session_id", "event_id", "invocation_id")
+NUL_A = ("user_id_nul", "own_key_nul", "user_value_nul", "text_nul", "response_nul",
+         "event_id_nul", "delta_key_nul")
+NUL_B = ("app_name_nul", "session_id_nul", "own_value_nul", "user_key_nul", "call_args_nul",
+         "metadata_nul", "invocation_id_nul", "author_nul")
+# (source, dest, the refusals of the world)
+VARIANTS = (("sqlite", "postgres", LENGTHS + ("collision",)),
+            ("postgres", "sqlite", ("collision",)),
+            ("sqlite", "postgres", NUL_A),
+            ("sqlite", "postgres", NUL_B))
+WHY = {"app_name": "an app name of 129 characters", "user_id": "a user id of 129 characters",
+       "session_id": "a session id of 129 characters", "event_id": "an event id of 129 characters",
+       "invocation_id": "an invocation id of 257 characters",
+       "collision": "a session id this user already has in dest",
+       "user_id_nul": "U+0000 in the user id", "app_name_nul": "U+0000 in the app name",
+       "session_id_nul": "U+0000 in a session id", "event_id_nul": "U+0000 in an event id",
+       "invocation_id_nul": "U+0000 in an invocation id", "author_nul": "U+0000 in an author",
+       "own_key_nul": "U+0000 in a key of a session's state",
+       "own_value_nul": "U+0000 in a list in a session's state",
+       "user_key_nul": "U+0000 in a user-state key set by creating a session",
+       "user_value_nul": "U+0000 in a nested user-state value set by creating a session",
+       "text_nul": "U+0000 in a message's text", "call_args_nul": "U+0000 in a function call's "
+       "arguments", "response_nul": "U+0000 in a function response",
+       "metadata_nul": "U+0000 in an event's custom_metadata",
+       "delta_key_nul": "U+0000 in a key of an event's state_delta"}
 
 
-# --- the stores: build them, and read them back the same way whatever the backend -------------
+# --- the world ---------------------------------------------------------------------------------
 
-def open_service(store: dict[str, Any]):
-  """A session service on ``store`` ({"kind": "sqlite", "path"} or {"kind": "postgres", "url"})."""
-  if store["kind"] == "sqlite":
-    return SqliteSessionService(store["path"])
-  from google.adk.sessions.database_session_service import DatabaseSessionService
-
-  return DatabaseSessionService(store["url"])
+def exactly(text: str, size: int, rng: random.Random) -> str:
+  """``text`` cut or padded (with hex digits) to exactly ``size`` characters."""
+  while len(text) < size:
+    text += secret(rng)
+  return text[:size]
 
 
-async def close_service(service: Any) -> None:
-  close = getattr(service, "close", None)
-  if close is not None:
-    try:
-      await close()
-    except Exception:  # noqa: BLE001 - a submission may have closed or broken it already
-      pass
+class Script:
+  """A store's content as ``play`` steps (events with ids and times drawn from the seed)."""
 
+  def __init__(self, rng: random.Random, days_ago: float):
+    self.rng, self.clock, self.steps = rng, Clock(rng, days_ago), []
 
-def canonical_event(data: Any, columns: Optional[dict[str, Any]] = None) -> dict[str, Any]:
-  """An event as ADK reads it back, as JSON data: SQLite's ``event_data`` alone; PostgreSQL's
-  ``event_data`` with ``id`` and ``invocation_id`` from their columns (as ``to_event`` does)."""
-  if not isinstance(data, dict):
-    return {"unreadable": repr(data)[:200]}
-  merged = dict(data)
-  if columns:
-    merged.update(columns)
-  try:
-    return Event.model_validate(merged).model_dump(mode="json", exclude_none=True)
-  except Exception as error:  # noqa: BLE001 - written by the submission, maybe broken
-    return {"unreadable": f"{type(error).__name__}: {str(error)[:200]}"}
+  def create(self, app: str, user: str, sid: str, state: Optional[dict] = None) -> None:
+    self.steps.append({"op": "create", "app": app, "user": user, "id": sid, "state": state or {}})
 
+  def delete(self, app: str, user: str, sid: str) -> None:
+    self.steps.append({"op": "delete", "app": app, "user": user, "id": sid})
 
-def _loads(text: Any) -> Any:
-  if isinstance(text, (dict, list)):
-    return text
-  try:
-    return json.loads(text)
-  except (TypeError, ValueError):
-    return {"unreadable": repr(text)[:200]}
-
-
-def _view(sessions: list[tuple], events: list[tuple], user_states: list[tuple],
-          app_states: list[tuple], apps: Optional[list[str]] = None) -> dict[str, Any]:
-  """The backend-independent view: sessions with their own state and events, user states,
-  app states; sorted, JSON-able. ``events`` rows are (app, user, session id, event dict).
-  ``apps``: only rows of these apps (several scenarios share one PostgreSQL database)."""
-  if apps is not None:
-    sessions, events, user_states, app_states = (
-        [r for r in rows if r[0] in apps] for rows in (sessions, events, user_states, app_states))
-  by_session: dict[tuple, list] = {}
-  for app, user, session_id, event in events:
-    by_session.setdefault((app, user, session_id), []).append(event)
-  view_sessions = [{"app": app, "user": user, "id": sid, "state": _loads(state),
-                    "events": by_session.get((app, user, sid), [])}
-                   for app, user, sid, state in sessions]
-  orphans = sorted({key for key in by_session} - {(s["app"], s["user"], s["id"])
-                                                  for s in view_sessions})
-  view = {
-      "sessions": sorted(view_sessions, key=lambda s: (s["app"], s["user"], s["id"])),
-      "user_states": sorted(({"app": a, "user": u, "state": _loads(s)} for a, u, s in user_states),
-                            key=lambda r: (r["app"], r["user"])),
-      "app_states": sorted(({"app": a, "state": _loads(s)} for a, s in app_states),
-                           key=lambda r: r["app"]),
-      "orphan_events": [list(key) for key in orphans],
-  }
-  return json.loads(json.dumps(view))
-
-
-def read_sqlite(path: str, apps: Optional[list[str]] = None, trusted: bool = False
-                ) -> Optional[dict[str, Any]]:
-  """A SqliteSessionService file's view, read with stdlib sqlite3 (None: unreadable, or not
-  ADK's schema: a file the submission left is opened read-only with caps, ``safe_sqlite``)."""
-  if not Path(path).is_file():
-    return None
-  try:
-    with closing(sqlite3.connect(path) if trusted else open_untrusted(path)) as db:
-      sessions = db.execute("SELECT app_name, user_id, id, state FROM sessions").fetchall()
-      events = [(a, u, s, canonical_event(_loads(data))) for a, u, s, data in db.execute(
-          "SELECT app_name, user_id, session_id, event_data FROM events "
-          "ORDER BY timestamp, rowid")]
-      users = db.execute("SELECT app_name, user_id, state FROM user_states").fetchall()
-      app_rows = db.execute("SELECT app_name, state FROM app_states").fetchall()
-  except sqlite3.Error:
-    return None
-  return _view(sessions, events, users, app_rows, apps)
-
-
-async def read_postgres(url: str, apps: Optional[list[str]] = None) -> Optional[dict[str, Any]]:
-  """A DatabaseSessionService database's view, read with a fresh asyncpg connection.
-
-  ``search_path`` is pinned to ``pg_catalog`` and every table named with its schema: a
-  submission may own objects in this database (a schema, a view, a function named like a
-  table or a cast), and none of them must stand in for ADK's tables when the judge reads."""
-  try:
-    connection = await connect(url, search_path="pg_catalog")
-  except Exception:  # noqa: BLE001
-    return None
-  try:
-    sessions = [tuple(r) for r in await connection.fetch(
-        "SELECT app_name, user_id, id, state::text FROM public.sessions")]
-    events = [(r[0], r[1], r[2], canonical_event(_loads(r[3]), {
-        "id": r[4], "invocation_id": r[5]})) for r in await connection.fetch(
-        "SELECT app_name, user_id, session_id, event_data::text, id, invocation_id "
-        "FROM public.events ORDER BY timestamp, id")]
-    users = [tuple(r) for r in await connection.fetch(
-        "SELECT app_name, user_id, state::text FROM public.user_states")]
-    app_rows = [tuple(r) for r in await connection.fetch(
-        "SELECT app_name, state::text FROM public.app_states")]
-  except Exception:  # noqa: BLE001 - tables dropped or changed by the submission
-    return None
-  finally:
-    await connection.close()
-  return _view(sessions, events, users, app_rows, apps)
-
-
-async def read_store(store: dict[str, Any], apps: list[str], trusted: bool = False
-                     ) -> Optional[dict[str, Any]]:
-  """The view of ``store`` restricted to ``apps`` (one scenario's); ``trusted``: the judge's
-  own file, before the submission ran."""
-  if store["kind"] == "sqlite":
-    return read_sqlite(store["path"], apps, trusted)
-  return await read_postgres(store["url"], apps)
-
-
-# --- prepare -------------------------------------------------------------------------------------
-
-class Writer:
-  """Plays sessions and conversations into a service, marking nothing (the checks compare
-  whole views, not markers)."""
-
-  def __init__(self, service: Any, rng: random.Random, clock: Clock):
-    self.service, self.rng, self.clock = service, rng, clock
-    self.sessions: dict[str, Any] = {}
-
-  async def create(self, app: str, user: str, session_id: str, state: dict[str, Any]) -> None:
-    self.sessions[session_id] = await self.service.create_session(
-        app_name=app, user_id=user, session_id=session_id, state=state)
-
-  async def turn(self, session_id: str, user_delta: Optional[dict] = None,
-                 tool_delta: Optional[dict] = None, metadata: bool = False,
-                 text: Optional[str] = None) -> None:
-    rng = self.rng
-    events = conversation_turn(rng, self.clock, agent=AGENT, mark=lambda: secret(rng),
-                               user_delta=user_delta, tool_delta=tool_delta, metadata=metadata)
-    if text is not None:
-      from google.genai import types
-
-      events[-1].content = types.Content(role="model", parts=[types.Part(text=text)])
+  def _append(self, app: str, user: str, sid: str, events: list[dict]) -> list[dict]:
     for event in events:
-      await self.service.append_event(self.sessions[session_id], event)
+      event["id"] = f"ev-{secret(self.rng)}"
+      self.steps.append({"op": "append", "app": app, "user": user, "id": sid, "event": event})
+    return events
+
+  def turn(self, app: str, user: str, sid: str, user_delta: Optional[dict] = None,
+           tool_delta: Optional[dict] = None, metadata: bool = False) -> list[dict]:
+    """A question, a function call, its response (with ``tool_delta``), an answer."""
+    rng = self.rng
+    return self._append(app, user, sid, turn_events(
+        rng, self.clock, agent=AGENT, mark=lambda: secret(rng), user_delta=user_delta,
+        tool_delta=tool_delta, metadata=metadata))
+
+  def say(self, app: str, user: str, sid: str, text: str, delta: Optional[dict] = None
+          ) -> list[dict]:
+    """A message and a reply (the reply carries ``delta``)."""
+    invocation = f"e-{secret(self.rng)}"
+    return self._append(app, user, sid, [
+        {"invocation_id": invocation, "author": "user", "timestamp": self.clock.tick(self.rng),
+         "content": {"role": "user", "parts": [{"text": text}]}},
+        {"invocation_id": invocation, "author": AGENT, "timestamp": self.clock.tick(self.rng),
+         "content": {"role": "model", "parts": [{"text": f"Noted: {secret(self.rng)}"}]},
+         "actions": {"state_delta": dict(delta or {})}}])
 
 
 def _profile(rng: random.Random, level: str) -> dict[str, Any]:
@@ -215,560 +133,513 @@ def _profile(rng: random.Random, level: str) -> dict[str, Any]:
           "score": round(rng.random(), 3), "verified": rng.random() < 0.5, "mentor": None}
 
 
-async def _fill_source(writer: Writer, rng: random.Random, *, app: str, user: str,
-                       twin_app: str, neighbour: str, ids: dict[str, str],
-                       bad: Optional[str] = None, text: Optional[str] = None,
-                       idle_last: bool = True) -> None:
-  """The source: the user's interleaved sessions, a look-alike user, and the same user in
-  another app. ``bad`` is "nul" to put U+0000 in a nested user-state value that no event
-  wrote (set by creating ``c``: a check of the events alone misses it), or "nul_text" to put
-  it in the text of a message only (a check of the state alone misses it).
-
-  Session ``c`` is created with a ``user:`` key. With ``idle_last`` it has no events, so both
-  stores list it last (a session's update time is its creation's wall clock until an event
-  moves it to the event's timestamp, 30 days back). Without, it gets a turn before the user
-  goes back to ``a``, so ``a``, holding older ``user:`` writes, is listed last: a copy that
-  writes the user state when creating each session and then replays events ends on old values.
-  Either way ``c``'s creation (no event) sets the latest ``user:level``, so replaying the events
-  in time order does not rebuild the user state either. Session ``a`` has an own key with a colon
-  (``step:intro``): only ``user:``, ``app:`` and ``temp:`` are prefixes.
-  """
+def main_user(source: Script, dest: Script, app: str, user: str, ids: dict[str, str], *,
+              idle_last: bool, text: str, at_limits: bool) -> None:
+  """The user to copy. Source: extra sessions, then ``a`` (a shared id), ``b`` and ``c``
+  interleaved: ``b`` writes newer ``user:`` values, then the user goes back to ``a``, updated
+  last while holding older writes; creating ``c`` (no event) sets the latest ``user:level``.
+  With ``idle_last``, ``c`` has no events. Dest: the user's own session and keys (one also in
+  the source, older), newer ``app:`` values."""
+  rng = source.rng
   first, newer, newest, placed = rng.sample(LEVELS, 4)
+  for _ in range(rng.randrange(0, 3)):
+    extra = f"s-{secret(rng)}"
+    source.create(app, user, extra, {"goal": {"text": secret(rng)}})
+    for _ in range(rng.randrange(0, 3)):
+      source.say(app, user, extra, f"Warm-up {secret(rng)}", {"warmup": rng.randrange(9)})
   c_state = {"mood": "curious", "user:joined": "2024-09-01", "user:level": placed}
-  if bad == "nul":
-    c_state["user:notes"] = {"draft": f"line one\u0000line two {secret(rng)}"}
-  if bad == "nul_text":
-    text = f"Noted: line one\u0000line two {secret(rng)}"
-  await writer.create(app, user, ids["a"], {"goal": {"text": "pass the exam", "weeks": 6},
-                                            "step:intro": {"done": True},
-                                            "user:plan": {"tier": "pro", "seats": 1}})
-  await writer.turn(ids["a"], {"user:level": first},
-                    {"progress": {"topic": "sessions", "scores": [rng.randrange(100)]},
-                     "user:profile": _profile(rng, first), "app:catalog_version": 3},
-                    metadata=True)
-  await writer.create(app, neighbour, f"n-{secret(rng)}", {"goal": {"text": "neighbour"}})
-  await writer.turn(next(reversed(writer.sessions)), {"user:level": rng.choice(LEVELS)})
-  await writer.create(app, user, ids["b"], {"goal": {"text": "revise", "weeks": 2}})
-  await writer.turn(ids["b"], {"user:level": newer},
-                    {"user:profile": _profile(rng, newer), "topic": "state"}, text=text)
-  await writer.turn(ids["b"], {"user:streak": 2, "user:level": newest})
+  source.create(app, user, ids["a"], {"goal": {"text": "pass the exam", "weeks": 6},
+                                      "step:intro": {"done": True},
+                                      "user:plan": {"tier": "pro", "seats": 1}})
+  events = source.turn(app, user, ids["a"], {"user:level": first},
+                       {"progress": {"topic": "sessions", "scores": [rng.randrange(100)]},
+                        "user:profile": _profile(rng, first), "app:catalog_version": 3},
+                       metadata=True)
+  if at_limits:  # the longest ids PostgreSQL holds
+    events[0]["id"] = exactly(f"ev-\u00e9\u2615-{secret(rng)}", 128, rng)
+    events[1]["invocation_id"] = exactly(f"e-\u00e9\u2615-{secret(rng)}", 256, rng)
+  source.create(app, user, ids["b"], {"goal": {"text": "revise", "weeks": 2}})
+  source.turn(app, user, ids["b"], {"user:level": newer},
+              {"user:profile": _profile(rng, newer), "topic": "state",
+               "app:announcement": {"text": secret(rng)}})
+  source.say(app, user, ids["b"], text, {"user:streak": 2, "user:level": newest})
   if not idle_last:
-    await writer.create(app, user, ids["c"], c_state)
-    await writer.turn(ids["c"], None, {"mood": {"now": "focused", "since": [9, 30]}})
-  # Back to the first session: updated last now, yet its user: writes are older ones.
-  late = {"user:streak": 3}
-  await writer.turn(ids["a"], late, {"progress": {"topic": "events", "scores": [1, 2]}})
-  await writer.turn(ids["a"])
+    source.create(app, user, ids["c"], c_state)
+    source.turn(app, user, ids["c"], None, {"mood": {"now": "focused", "since": [9, 30]}})
+  source.turn(app, user, ids["a"], {"user:streak": 3},
+              {"progress": {"topic": "events", "scores": [1, 2]}})
   if idle_last:
-    await writer.create(app, user, ids["c"], c_state)
-  await writer.create(twin_app, user, f"t-{secret(rng)}", {"user:level": "other app"})
-
-
-async def _fill_dest(writer: Writer, rng: random.Random, *, app: str, user: str, twin_app: str,
-                     neighbour: str, bystander: str) -> None:
-  """What dest holds already: this user's own session and keys (one key also in the source,
-  with an older value), the look-alike user, another user, the same user in another app."""
+    source.create(app, user, ids["c"], c_state)
   own = f"d-{secret(rng)}"
-  await writer.create(app, user, own, {"goal": {"text": "from the new system"},
-                                       "user:badge_pg": {"since": "2025", "colour": "teal"},
-                                       "user:level": "placement-test"})
-  await writer.turn(own, {"user:pg_only": rng.randrange(1000)}, {"app:catalog_version": 4})
-  await writer.create(app, neighbour, f"n-{secret(rng)}", {"user:level": "kept"})
-  await writer.create(app, bystander, f"b-{secret(rng)}", {})
-  await writer.turn(next(reversed(writer.sessions)), {"user:level": "bystander"})
-  await writer.create(twin_app, user, f"t-{secret(rng)}", {"user:level": "dest other app"})
+  dest.create(app, user, own, {"goal": {"text": "from the new system"},
+                               "user:badge_pg": {"since": "2025", "colour": "teal"},
+                               "user:level": "placement-test"})
+  dest.turn(app, user, own, {"user:pg_only": rng.randrange(1000)}, {"app:catalog_version": 4})
 
 
-SCENARIOS = (
-    ("to_postgres", "sqlite", "postgres", "copy"),
-    ("to_sqlite", "postgres", "sqlite", "copy"),
-    ("long_id", "sqlite", "postgres", "refuse"),
-    ("nul", "sqlite", "postgres", "refuse"),
-    ("nul_text", "sqlite", "postgres", "refuse"),
-)
-LABELS = {
-    "to_postgres": "SQLite -> PostgreSQL",
-    "to_sqlite": "PostgreSQL -> SQLite",
-    "long_id": "SQLite -> PostgreSQL with a 200-character session id",
-    "nul": "SQLite -> PostgreSQL with U+0000 in a user-state value",
-    "nul_text": "SQLite -> PostgreSQL with U+0000 in a message",
-}
+def sessionless_user(source: Script, dest: Script, app: str, user: str) -> None:
+  """A user whose sessions were all deleted: only their user state is left to copy."""
+  rng = source.rng
+  gone = f"s-{secret(rng)}"
+  source.create(app, user, gone, {"user:plan": {"tier": "free"}, "note": secret(rng)})
+  source.say(app, user, gone, f"Bye {secret(rng)}", {"user:level": rng.choice(LEVELS)})
+  source.delete(app, user, gone)
+  kept = f"d-{secret(rng)}"
+  dest.create(app, user, kept, {"user:dest_only": {"since": secret(rng)}})
+  dest.say(app, user, kept, f"Hi {secret(rng)}", {"user:level": "placement-test"})
 
 
-async def _create_database(admin_url: str, name: str) -> str:
-  from adkcourse.postgres import PostgresServer
-
-  admin = await connect(admin_url)
-  try:
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    # A trial's data need not survive a crash: commits without waiting for the disk.
-    await admin.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
-  finally:
-    await admin.close()
-  return PostgresServer(url=admin_url, embedded=False).database_url(name)
-
-
-async def _build(workdir: Path, number: int, kind: str, source_kind: str, dest_kind: str,
-                 expect: str, rng: random.Random, postgres_url: str,
-                 taken: set[str]) -> dict[str, Any]:
-  """One scenario: its two stores filled (its PostgreSQL store is the trial's one database,
-  under app names of its own), and what they hold before the submission runs."""
-  app = app_name(rng, taken)
-  twin_app = f"{app}_v2"
-  if kind == "to_postgres":
-    user = quoted_user_id(rng)
-  else:
-    user = f"{rng.choice(FIRST_NAMES)}_{rng.randrange(10, 99)}"
-  neighbour = f"{user}{rng.randrange(1, 9)}"
-  bystander = rng.choice(FIRST_NAMES)
-  ids = {"a": f"s-{secret(rng)}", "b": f"s-{secret(rng)}", "c": f"s-{secret(rng)}"}
-  text = None
-  if kind == "to_postgres":  # the longest id PostgreSQL holds, and text it holds too
-    ids["b"] = ("s-" + secret(rng) * 11)[:128]
-    text = "In JSON the NUL character is written \\u0000 \U0001F600; PostgreSQL refuses the real one"
-  if kind == "long_id":
-    ids["a"] = ("s-" + secret(rng) * 17)[:200]  # the session updated last
-  stores = {}
-  for role, backend in (("source", source_kind), ("dest", dest_kind)):
-    if backend == "sqlite":
-      stores[role] = {"kind": "sqlite", "path": str(workdir / f"copy_{number}_{role}.db")}
+def refused_user(source: Script, dest: Script, app: str, user: str, defect: str) -> None:
+  """A user with one thing that cannot be copied, in the session listed last (a check made
+  session by session finds it after writing the others). No state is written after the
+  defect: SQLite's service merges a state's top-level keys and string values through
+  ``json_each``, which cuts them at a U+0000."""
+  rng = source.rng
+  clean = f"s-{secret(rng)}"
+  source.create(app, user, clean, {"goal": {"text": "warm up"}})
+  source.say(app, user, clean, f"Hello {secret(rng)}", {"progress": 1, "app:catalog_version": 5})
+  bad = {"session_id": exactly("s-", 129, rng), "session_id_nul": f"s-{secret(rng)}\x00"
+         }.get(defect, f"s-{secret(rng)}")
+  state: dict[str, Any] = {"goal": {"text": "the hard part", "weeks": rng.randrange(2, 9)},
+                           "user:level": "novice"}
+  state.update({"own_key_nul": {f"note\x00{secret(rng)}": True},
+                "own_value_nul": {"drafts": ["fine", f"line\x00{secret(rng)}"]},
+                "user_key_nul": {"user:alias\x00": secret(rng)},
+                "user_value_nul": {"user:profile": {"bio": f"a\x00{secret(rng)}"}}
+                }.get(defect, {}))
+  if defect == "collision":
+    dest.create(app, user, bad, {"goal": {"text": "already here"}})
+    dest.say(app, user, bad, f"Started here {secret(rng)}", {"user:level": "kept"})
+  source.create(app, user, bad, state)
+  if defect in ("call_args_nul", "response_nul", "metadata_nul"):
+    _, call, response, answer = source.turn(app, user, bad, metadata=True)
+    if defect == "call_args_nul":
+      call["content"]["parts"][0]["function_call"]["args"]["detail"]["note"] += "\x00"
+    elif defect == "response_nul":
+      response["content"]["parts"][0]["function_response"]["response"]["result"]["saved"] += \
+          "\x00"
     else:
-      stores[role] = {"kind": "postgres", "url": postgres_url}
-  clock = Clock(rng)
-  for role in ("source", "dest"):
-    service = open_service(stores[role])
-    try:
-      writer = Writer(service, rng, clock)
-      if role == "source":
-        await _fill_source(writer, rng, app=app, user=user, twin_app=twin_app,
-                           neighbour=neighbour, ids=ids, bad=kind if kind.startswith("nul") else None,
-                           text=text, idle_last=kind != "to_sqlite")
-      else:
-        await _fill_dest(writer, rng, app=app, user=user, twin_app=twin_app,
-                         neighbour=neighbour, bystander=bystander)
-    finally:
-      await close_service(service)
-  apps = [app, twin_app]
-  return {"kind": kind, "label": LABELS[kind], "expect": expect, "app": app, "user": user,
-          "apps": apps, "source": stores["source"], "dest": stores["dest"],
-          "source_before": await read_store(stores["source"], apps, trusted=True),
-          "dest_before": await read_store(stores["dest"], apps, trusted=True)}
-
-
-async def prepare(workdir: Path, resources: Resources) -> dict[str, Any]:
-  if not resources.postgres_url:
-    raise ValueError("copy_user_to needs a PostgreSQL server (Resources.postgres_url)")
-  seed, rng = rng_for(resources.seed)
-  workdir = Path(workdir)
-  # One database for the trial (a name no other trial on the same server can have): creating
-  # one costs a third of a second, so the scenarios share it, each under its own app names.
-  name = f"adkcourse_copy_{secrets.token_hex(6)}"
-  setup: dict[str, Any] = {"seed": seed, "databases": [name], "scenarios": []}
-  taken: set[str] = set()
-  try:
-    url = await _create_database(resources.postgres_url, name)
-    for number, (kind, source, dest, expect) in enumerate(SCENARIOS, start=1):
-      setup["scenarios"].append(await _build(workdir, number, kind, source, dest, expect, rng,
-                                             url, taken))
-  except BaseException:
-    await cleanup(setup, resources)
-    raise
-  return setup
-
-
-async def cleanup(setup: dict[str, Any], resources: Resources) -> None:
-  """Drop the databases ``prepare`` created (a per-trial server may just be thrown away)."""
-  names = [n for n in setup.get("databases", []) if isinstance(n, str)
-           and n.replace("_", "").isalnum()]
-  if not names or not resources.postgres_url:
+      answer["custom_metadata"]["trace"]["id"] += "\x00"
     return
-  admin = await connect(resources.postgres_url)
+  question, answer = source.say(app, user, bad, f"Why? {secret(rng)}")
+  if defect == "text_nul":
+    question["content"]["parts"][0]["text"] += "\x00"
+  elif defect == "delta_key_nul":
+    answer["actions"]["state_delta"]["step\x00two"] = 1
+  elif defect == "author_nul":
+    answer["author"] = f"{AGENT}\x00"
+  elif defect in ("event_id", "event_id_nul"):
+    answer["id"] = exactly("ev-", 129, rng) if defect == "event_id" else answer["id"] + "\x00"
+  elif defect in ("invocation_id", "invocation_id_nul"):
+    answer["invocation_id"] = (exactly("e-", 257, rng) if defect == "invocation_id"
+                               else answer["invocation_id"] + "\x00")
+
+
+def generate(rng: random.Random, variant: int) -> dict[str, Any]:
+  source_kind, dest_kind, defects = VARIANTS[variant]
+  stem = rng.choice(APP_STEMS)
+  app = f"{stem}_{rng.randrange(10, 99)}"
+  if variant == 2:  # the longest app name PostgreSQL holds
+    app = exactly(f"{app}_\u00e9\u2615_", 128, rng)
+  twin_app = f"{app[:-3]}_v2" if len(app) > 120 else f"{app}_v2"
+  kind = {0: "quotes", 1: "like", 2: "unicode"}.get(variant) or rng.choice(("emoji", "spaces",
+                                                                            "glob"))
+  user = awkward_user_id(rng, kind)
+  if variant in (0, 1):  # a user id, and a session id, of exactly 128 characters
+    user = exactly(f"{user} \u2615 jose\u0301 ", 128, rng)
+  others = [o for o in lookalike_ids(rng, user) if len(o) <= 128]
+  neighbour = user[:-1] if len(user) >= 128 else f"{user}1"
+  others = list(dict.fromkeys([neighbour] + others))[:3]
+  bystander = rng.choice([n for n in FIRST_NAMES if n not in user.lower()])
+  shared = rng.choice(SHARED_SESSION_IDS)
+  ids = {"a": shared, "b": exactly("s-\u00e9\u2615", 128, rng) if variant in (0, 1)
+         else f"s-{secret(rng)}", "c": f"s-{secret(rng)}"}
+  text = ("In JSON the NUL character is written \\u0000 \U0001F600; cafe\u0301 "
+          f"\u2615 ({secret(rng)})")
+  source, dest = Script(rng, 30), Script(rng, 10)
+  calls: list[dict[str, Any]] = [{"app": app, "user": user, "expect": "copy",
+                                  "why": "copies a user"}]
+  main_user(source, dest, app, user, ids, idle_last=rng.random() < 0.5 if variant else True,
+            text=text, at_limits=variant in (0, 1))
+  for number, other in enumerate(others):  # look-alikes: a session id shared with the user
+    sid = shared if number == 0 else f"n-{secret(rng)}"
+    source.create(app, other, sid, {"goal": {"text": secret(rng)}})
+    source.say(app, other, sid, f"Me too {secret(rng)}", {"user:level": "look-alike"})
+    dest.create(app, other, shared if number == 0 else f"m-{secret(rng)}", {"user:level": "kept"})
+  source.create(twin_app, user, shared, {"user:level": "other app"})
+  dest.create(twin_app, user, shared, {"user:level": "dest other app"})  # no collision
+  visit = f"b-{secret(rng)}"
+  dest.create(app, bystander, visit, {"app:theme": "dark"})
+  dest.say(app, bystander, visit, f"Hi {secret(rng)}", {"user:level": "bystander"})
+  if variant == 3:  # not copied, so no reason to refuse: the app's state, another user's data
+    source.create(app, bystander, f"b-{secret(rng)}", {
+        "app:banner": {"text": f"hi\x00{secret(rng)}"}, "draft": f"a\x00{secret(rng)}"})
+    sessionless = f"{rng.choice(FIRST_NAMES)}_{rng.randrange(100, 999)}"
+    sessionless_user(source, dest, app, sessionless)
+    calls.append({"app": app, "user": sessionless, "expect": "copy",
+                  "why": "copies a user with only user state"})
+  for defect in defects:
+    target_app = {"app_name": exactly(f"{stem}_", 129, rng),
+                  "app_name_nul": f"{app[:20]}\x00"}.get(defect, app)
+    target = {"user_id": exactly(f"{rng.choice(FIRST_NAMES)}_", 129, rng),
+              "user_id_nul": f"{rng.choice(FIRST_NAMES)}\x00{rng.randrange(10, 99)}"
+              }.get(defect, f"{rng.choice(FIRST_NAMES)}_{secret(rng)[:6]}")
+    refused_user(source, dest, target_app, target, defect)
+    calls.append({"app": target_app, "user": target, "expect": "refuse", "why": WHY[defect]})
+  rng.shuffle(calls)
+  for call in calls:
+    call.update(_facts(source.steps, dest.steps, call["app"], call["user"]))
+  return {"variant": variant, "source_kind": source_kind, "dest_kind": dest_kind,
+          "source": source.steps, "dest": dest.steps, "calls": calls}
+
+
+def _facts(source: list[dict], dest: list[dict], app: str, user: str) -> dict[str, list[str]]:
+  """What each store holds of one user, as the judge needs it to classify a difference."""
+  def holdings(steps: list[dict]) -> tuple[dict[str, set], set]:
+    sessions: dict[str, set] = {}
+    user_keys: set = set()
+    for step in steps:
+      if (step["app"], step["user"]) != (app, user):
+        continue
+      if step["op"] == "delete":
+        sessions.pop(step["id"], None)
+        continue
+      delta = (step["state"] if step["op"] == "create"
+               else step["event"].get("actions", {}).get("state_delta", {}))
+      user_keys |= {k[5:] for k in delta if k.startswith("user:")}
+      written = sessions.setdefault(step["id"], set())
+      if step["op"] == "append":
+        written |= {k[4:] for k in delta if k.startswith("app:")}
+    return sessions, user_keys
+
+  source_sessions, source_keys = holdings(source)
+  dest_sessions, dest_keys = holdings(dest)
+  return {"source_sessions": sorted(source_sessions), "dest_sessions": sorted(dest_sessions),
+          "source_user_keys": sorted(source_keys), "dest_user_keys": sorted(dest_keys),
+          "event_app_keys": sorted(set().union(*source_sessions.values()))}
+
+
+async def build(spec: dict[str, Any], folder: Path, resources: Resources) -> dict[str, Any]:
+  """The SQLite store in ``folder``, the PostgreSQL one in a database owned by a new role."""
+  admin = resources.postgres_url
+  if not admin:
+    raise ValueError("copy_user_to needs a PostgreSQL server (Resources.postgres_url)")
+  role, password = await owner_role(admin)
+  database = await create_database(admin, role)
+  inputs = {"database": database, "owner": role, "role": role if password else None,
+            "calls": [[c["app"], c["user"]] for c in spec["calls"]]}
+  url = to_asyncpg_url(url_for(admin, database, role, password) if password
+                       else url_for(admin, database))
   try:
-    for name in names:
-      await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-  finally:
-    await admin.close()
+    from google.adk.sessions.database_session_service import DatabaseSessionService
+
+    for side in ("source", "dest"):
+      if spec[f"{side}_kind"] == "sqlite":
+        inputs[side] = {"kind": "sqlite", "path": STORE}
+        await write_sqlite(str(folder / STORE), spec[side])
+      else:
+        inputs[side] = {"kind": "postgres", "url": url}
+        service = DatabaseSessionService(url)
+        try:
+          await play(service, spec[side])
+        finally:
+          await service.close()
+  except BaseException:
+    await teardown(spec, inputs, resources)
+    raise
+  return inputs
+
+
+async def duplicate(spec: dict[str, Any], template: Path, inputs: dict[str, Any], folder: Path,
+                    resources: Resources, copy: int) -> dict[str, Any]:
+  """The SQLite file copied; the database cloned for the reference's copy (0), and for the
+  submission's (1, the last one the engine makes) the template itself, renamed (same owner,
+  so the same login works)."""
+  await copy_folder(spec, template, inputs, folder, resources, copy)
+  admin = resources.postgres_url
+  assert admin
+  database = (await rename_database(admin, inputs["database"]) if copy == 1
+              else await create_database(admin, inputs["owner"], inputs["database"]))
+  copied = dict(inputs, database=database)
+  for side in ("source", "dest"):
+    if inputs[side]["kind"] == "postgres":
+      copied[side] = {"kind": "postgres", "url": url_for(inputs[side]["url"], database)}
+  return copied
+
+
+async def teardown(spec: dict[str, Any], inputs: dict[str, Any], resources: Resources) -> None:  # noqa: ARG001
+  if resources.postgres_url and inputs.get("database"):
+    await drop_database(resources.postgres_url, inputs["database"], inputs.get("role"))
 
 
 # --- act -----------------------------------------------------------------------------------------
 
-async def act(fn: Callable, workdir: Path, setup: dict[str, Any],  # noqa: ARG001
-              time_limit: Optional[float] = None) -> dict[str, Any]:
-  """Call ``fn(source, dest, app_name, user_id)`` once per scenario, on fresh service objects."""
-  runs = []
-  scenarios = setup["scenarios"]
-  budget = TimeBudget(time_limit, len(scenarios))
-  for scenario in scenarios:
-    trial = Trial()
-    source, dest = open_service(scenario["source"]), open_service(scenario["dest"])
-    try:
-      await call_submission(trial, fn, source, dest, scenario["app"], scenario["user"],
-                            is_async=True, budget=budget)
-    finally:
-      await close_service(source)
-      await close_service(dest)
-    raised = trial.raised[-1] if trial.raised else None
-    notes = trial.notes
-    if scenario["expect"] == "refuse" and raised and raised["value_error"] and notes:
-      notes = notes[:-1]  # the refusal asked for: its message goes into the check's feedback
-    runs.append({"notes": notes, "raised": raised})
-  return {"runs": runs}
+def _short(text: str) -> str:
+  return repr(text if len(text) <= 24 else text[:23] + "\u2026")
+
+
+async def act(fn: Callable, world: ActWorld) -> None:
+  """Call ``fn(source, dest, app_name, user_id)`` for each of the world's users in turn, on the
+  same two services; the snapshot when the last call has returned."""
+  from google.adk.sessions.database_session_service import DatabaseSessionService
+
+  def service(store: dict[str, Any]) -> Any:
+    if store["kind"] == "sqlite":
+      return SqliteSessionService(world.path(store["path"]))
+    return DatabaseSessionService(store["url"])
+
+  source, dest = service(world.inputs["source"]), service(world.inputs["dest"])
+  try:
+    for number, (app, user) in enumerate(world.inputs["calls"]):
+      await world.call(fn, source, dest, app, user, is_async="contract" if number == 0 else None,
+                       label=f"copy_user_to(app {_short(app)}, user {_short(user)})")
+    world.snapshot()
+  finally:
+    for opened in (source, dest):
+      try:
+        await opened.close()
+      except Exception:  # noqa: BLE001 - the function may have closed or broken it
+        pass
 
 
 # --- observe -------------------------------------------------------------------------------------
 
-@dataclass
-class CopyRun:
-  """One scenario after the submission: both stores before and after, what it raised."""
-
-  kind: str
-  label: str
-  expect: str
-  app: str
-  user: str
-  source_before: Optional[dict[str, Any]]
-  source_after: Optional[dict[str, Any]]
-  dest_before: Optional[dict[str, Any]]
-  dest_after: Optional[dict[str, Any]]
-  raised: Optional[dict[str, Any]] = None
+async def observe(spec: dict[str, Any], folder: Path, inputs: dict[str, Any], view: View
+                  ) -> dict:
+  found: dict = {}
+  for side in ("source", "dest"):
+    store = inputs[side]
+    if store["kind"] == "sqlite":
+      found.update(read_sqlite((view.snapshot or folder) / store["path"], (side,),
+                               trusted=view.kind == "pristine"))
+    else:
+      found.update(await read_postgres(reading_url(inputs["database"], store["url"]), (side,)))
+  return _without_empty_states(found)
 
 
-@dataclass
-class CopyTrial(Trial):
-  runs: list[CopyRun] = field(default_factory=list)
+def _without_empty_states(found: dict) -> dict:
+  """A user_states or app_states row holding no key is no data (PostgreSQL's service creates
+  them empty with each session, SQLite's does not): such a row is observed as absent."""
+  size = {"user_states": 5, "app_states": 4}  # the length of a row's key
 
-  def copies(self) -> list[CopyRun]:
-    return [r for r in self.runs if r.expect == "copy"]
+  def row(key: tuple) -> Optional[tuple]:
+    if len(key) > 2 and key[1] == "table" and key[2] in size and len(key) >= size[key[2]]:
+      return key[:size[key[2]]]
+    return None
 
-  def refusals(self) -> list[CopyRun]:
-    return [r for r in self.runs if r.expect == "refuse"]
-
-
-async def observe(workdir: Path, setup: dict[str, Any], acted: Any) -> CopyTrial:  # noqa: ARG001
-  trial = CopyTrial()
-  runs = acted.get("runs") if isinstance(acted, dict) else None
-  if not (isinstance(runs, list) and len(runs) == len(setup["scenarios"])):
-    trial.notes.append("the run's report was malformed; graded on the stores alone")
-    runs = [{} for _ in setup["scenarios"]]
-  for scenario, run in zip(setup["scenarios"], runs):
-    run = run if isinstance(run, dict) else {}
-    trial.notes += [f"{scenario['label']}: {note}" for note in (untrusted_notes(run) if run else [])]
-    view = CopyRun(scenario["kind"], scenario["label"], scenario["expect"], scenario["app"],
-                   scenario["user"], scenario["source_before"],
-                   await read_store(scenario["source"], scenario["apps"]),
-                   scenario["dest_before"], await read_store(scenario["dest"], scenario["apps"]),
-                   untrusted_raised(run.get("raised")))
-    for role in ("source", "dest"):
-      if getattr(view, f"{role}_after") is None:
-        trial.notes.append(f"{scenario['label']}: the {role} store could not be read back "
-                           "(tables dropped or changed?)")
-    trial.runs.append(view)
-  trial.acted = any(r.dest_after != r.dest_before or r.source_after != r.source_before
-                    for r in trial.runs)
-  return trial
+  empty = {row(key) for key, value in found.items()
+           if row(key) and len(key) == len(row(key)) + 1 and key[-1] == "state" and value == {}}
+  return {key: value for key, value in found.items() if row(key) not in empty} if empty else found
 
 
-# --- comparing views -------------------------------------------------------------------------------
-
-def same(a: Any, b: Any) -> bool:
-  """Equal as JSON data, types included (``1 != 1.0 != True``; a ``str`` is a ``str``)."""
-  if type(a) is not type(b):
-    return False
-  if isinstance(a, dict):
-    return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
-  if isinstance(a, list):
-    return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-  return a == b
-
-
-def _sessions(view: Optional[dict], app: str, user: str) -> dict[str, dict]:
-  return {s["id"]: s for s in (view or {}).get("sessions", [])
-          if s["app"] == app and s["user"] == user}
-
-
-def _user_state(view: Optional[dict], app: str, user: str) -> dict[str, Any]:
-  for row in (view or {}).get("user_states", []):
-    if row["app"] == app and row["user"] == user and isinstance(row["state"], dict):
-      return row["state"]
-  return {}
-
-
-def _own(state: Any) -> Any:
-  """A session's own keys: what ``dest`` must reproduce (both stores keep only those per row)."""
-  if not isinstance(state, dict):
-    return state
-  return {k: v for k, v in state.items() if not k.startswith(PREFIXES)}
-
-
-def _others(view: Optional[dict], app: str, user: str) -> dict[str, Any]:
-  """Everything in a view that belongs to someone else (app state left out: see module doc)."""
-  view = view or {}
-  return {
-      "sessions": [s for s in view.get("sessions", [])
-                   if (s["app"], s["user"]) != (app, user)],
-      "user_states": [u for u in view.get("user_states", [])
-                      if (u["app"], u["user"]) != (app, user) and u["state"]],
-  }
-
-
-def _per_run(runs: list[CopyRun], verdict: Callable[[CopyRun], Optional[str]],
-             success: str) -> tuple[float, str]:
-  if not runs:
-    return 0, "no scenario to judge"
-  problems = [f"{r.label}: {why}" for r in runs if (why := verdict(r)) is not None]
-  if not problems:
-    return 1, success
-  return 1 - len(problems) / len(runs), "; ".join(problems)
-
-
-def _failed(run: CopyRun) -> Optional[str]:
-  """Why nothing can be judged in a run, if so."""
-  if run.dest_after is None:
-    return "dest cannot be read back"
+def _target(spec: dict[str, Any], app: Any, user: Any = None) -> Optional[dict[str, Any]]:
+  for call in spec["calls"]:
+    if call["app"] == app and (user is None or call["user"] == user):
+      return call
   return None
 
 
-def _short(text: str, size: int = 24) -> str:
-  return text if len(text) <= size else text[:size] + f"... ({len(text)} characters)"
+def _copied(spec: dict[str, Any], app: Any, user: Any = None) -> bool:
+  return any(c["expect"] == "copy" and c["app"] == app and (user is None or c["user"] == user)
+             for c in spec["calls"])
 
 
-def _event_difference(want: list[dict], got: list[dict]) -> str:
-  """Why a copied session's events differ from the source's, in a few words."""
-  if len(got) != len(want):
-    if got[: len(want)] == want:
-      return f"{len(got) - len(want)} event(s) more than the source"
-    return f"{len(got)} event(s) where the source has {len(want)}"
-  for number, (w, g) in enumerate(zip(want, got), start=1):
-    if not same(w, g):
-      fields = sorted(k for k in set(w) | set(g) if not same(w.get(k), g.get(k)))
-      return (f"event {number} differs in {', '.join(fields)}: append each event as the "
-              "source stores it (same id, timestamp, invocation id, parts, actions)")
-  return "the events differ"
+def classify(spec: dict[str, Any], key: tuple) -> Any:
+  if key[0] == "source":
+    return "source_untouched"
+  if len(key) < 2 or key[1] in ("missing", "unreadable"):
+    return tuple(c.name for c in CHECKS)  # no store to judge: nothing is met
+  if key[1] != "table" or len(key) < 4 or key[2] not in ADK_ROWS:
+    return "dest_others_untouched"  # schema, format, catalogue, tables of one's own
+  if key[2] == "app_states":  # the app's, everyone's
+    refused_only = {c["expect"] for c in spec["calls"] if c["app"] == key[3]} == {"refuse"}
+    return "no_half_copy" if refused_only else "dest_others_untouched"
+  target = _target(spec, key[3], key[4]) if len(key) > 4 else None
+  if target is None:
+    return "dest_others_untouched"
+  if target["expect"] == "refuse":
+    return "no_half_copy"
+  if key[2] == "user_states":
+    item = key[6] if len(key) > 6 and key[5] == "state" else None
+    if item in target["dest_user_keys"] and item not in target["source_user_keys"]:
+      return "dest_user_data_kept"
+    return "user_state_latest"
+  session = key[5] if len(key) > 5 else None
+  if session in target["source_sessions"]:
+    if key[2] == "events":
+      return "events_copied"
+    return "sessions_copied" if len(key) == 6 else "session_state_copied"
+  if session in target["dest_sessions"]:
+    return "dest_user_data_kept"
+  return "sessions_copied"  # a session of the user neither store had
 
 
-# --- checks -----------------------------------------------------------------------------------------
-
-@check(2)
-def sessions_copied(trial: CopyTrial) -> tuple[float, str]:
-  """Every session of the user is in ``dest`` under its id, and no session of the user that
-  neither store had before."""
-  def verdict(run: CopyRun) -> Optional[str]:
-    if (why := _failed(run)) is not None:
-      return why
-    want = _sessions(run.source_before, run.app, run.user)
-    had = _sessions(run.dest_before, run.app, run.user)
-    got = _sessions(run.dest_after, run.app, run.user)
-    missing = sorted(set(want) - set(got))
-    extra = sorted(set(got) - set(want) - set(had))
-    if missing:
-      return (f"{len(missing)} of {len(want)} sessions are not in dest under their id "
-              f"({', '.join(_short(m) for m in missing[:3])}): pass session_id= to create_session")
-    if extra:
-      return (f"dest also holds {', '.join(_short(e) for e in extra[:3])} for this user, which "
-              "the source does not have: a copy adds no sessions of its own (delete any session "
-              "you create only to write state)")
-    return None
-
-  return _per_run(trial.copies(), verdict, "every session is in dest under its id, none added")
+def _had_app_key(pristine: dict, app: str, item: str) -> bool:
+  prefix = ("dest", "table", "app_states", app, "state", item)
+  return any(key[:6] == prefix for key in pristine)
 
 
-@check(3)
-def events_copied(trial: CopyTrial) -> tuple[float, str]:
-  """Each copied session holds the source's events, in order, equal in every field: id,
-  timestamp, invocation id, author, function calls and responses, actions, metadata."""
-  def verdict(run: CopyRun) -> Optional[str]:
-    if (why := _failed(run)) is not None:
-      return why
-    want = _sessions(run.source_before, run.app, run.user)
-    got = _sessions(run.dest_after, run.app, run.user)
-    wrong = [f"{_short(sid)}: {_event_difference(s['events'], got[sid]['events'])}"
-             for sid, s in sorted(want.items())
-             if sid in got and not same(s["events"], got[sid]["events"])]
-    missing = [sid for sid in want if sid not in got]
-    if missing and not wrong:
-      return "sessions are missing, so their events are (see sessions_copied)"
-    if wrong:
-      return "; ".join(wrong[:2]) + ("" if len(wrong) <= 2 else f"; and {len(wrong) - 2} more")
-    return None
-
-  return _per_run(trial.copies(), verdict, "every event copied exactly, in order")
-
-
-@check(2)
-def session_state_copied(trial: CopyTrial) -> tuple[float, str]:
-  """Each copied session has the source session's own state (keys without a prefix), exactly."""
-  def verdict(run: CopyRun) -> Optional[str]:
-    if (why := _failed(run)) is not None:
-      return why
-    want = _sessions(run.source_before, run.app, run.user)
-    got = _sessions(run.dest_after, run.app, run.user)
-    wrong = sorted(sid for sid, s in want.items()
-                   if sid in got and not same(_own(s["state"]), _own(got[sid]["state"])))
-    if wrong:
-      return (f"{len(wrong)} of {len(want)} sessions have another own state: keys set when a "
-              "session was created appear in no event, so give the session its state when "
-              "you create it")
-    if any(sid not in got for sid in want):
-      return "sessions are missing (see sessions_copied)"
-    return None
-
-  return _per_run(trial.copies(), verdict, "each session's own state is the source's")
+LEAVES_OPEN = (
+    Open(("dest", "table", "sessions", "*", "*", "*", "*_time"),
+         "the creation and update times of the sessions a copy creates (rule: left open)",
+         when=lambda key, spec, pristine: key[:6] not in pristine),
+    Open(("dest", "table", "user_states", "*", "*", "update_time"),
+         "when the copied user's state row was last written (left open)",
+         when=lambda key, spec, pristine: _copied(spec, key[3], key[4])),
+    Open(("dest", "table", "app_states", "*", "update_time"),
+         "when the app's state row was last written (left open)",
+         when=lambda key, spec, pristine: _copied(spec, key[3])),
+    Open(("dest", "table", "app_states", "*"),
+         "the app's state row may appear, with keys only the source's events wrote",
+         when=lambda key, spec, pristine: _copied(spec, key[3]) and key not in pristine),
+    Open(("dest", "table", "app_states", "*", "state", "*", "**"),
+         "an app: key that only the copied events wrote may appear, with any value",
+         when=lambda key, spec, pristine: any(
+             key[5] in c["event_app_keys"] for c in spec["calls"]
+             if c["expect"] == "copy" and c["app"] == key[3])
+         and not _had_app_key(pristine, key[3], key[5])),
+)
 
 
-@check(3)
-def user_state_latest(trial: CopyTrial) -> tuple[float, str]:
-  """Every user-state key of the source has the source's current value in ``dest``, exactly,
-  although replayed events write older values (the session updated last holds older writes)."""
-  def verdict(run: CopyRun) -> Optional[str]:
-    if (why := _failed(run)) is not None:
-      return why
-    want = _user_state(run.source_before, run.app, run.user)
-    got = _user_state(run.dest_after, run.app, run.user)
-    old = _user_state(run.dest_before, run.app, run.user)
-    missing = sorted(k for k in want if k not in got)
-    wrong = sorted(k for k in want if k in got and not same(want[k], got[k]))
-    stale = [k for k in wrong if k in old and same(old[k], got[k])]
-    wrong = [k for k in wrong if k not in stale]
-    if not (missing or wrong or stale):
-      return None
-    problems = []
-    if missing:
-      problems.append(f"missing {', '.join(missing)} (a key set when a session was created is "
-                      "in no event)")
-    if stale:
-      problems.append(f"{', '.join(stale)} still has the value dest had before: the source's "
-                      "value was never written")
-    if wrong:
-      shown = ", ".join(f"{k} is {json.dumps(got[k])[:60]} instead of {json.dumps(want[k])[:60]}"
-                        for k in wrong[:2])
-      problems.append(f"{shown}: appending an event replays its state_delta with the values of "
-                      "its time, whatever order the sessions are copied in; write the source's "
-                      "user state once more after the last event")
-    return "; ".join(problems)
+def properties(spec: dict[str, Any], observed: dict, pristine: dict) -> list[tuple[str, str]]:
+  """What the contract says of every outcome, the reference's included: the source unchanged;
+  what dest held kept (less the user-state keys the copy updates); every copied user's
+  sessions, own state, events and user state in dest as the source has them; nothing of a
+  refused user written; no session of a copied user that neither store had."""
+  found: dict[str, str] = {}
 
-  return _per_run(trial.copies(), verdict, "the user state in dest is the source's, latest values")
+  def problem(check: Any, key: tuple, what: str) -> None:
+    for name in (check,) if isinstance(check, str) else check:
+      found.setdefault(name, f"{describe(spec, key)}: {what}")
 
+  def differs(key: tuple, expected: Any) -> bool:
+    return not same(observed.get(key, ABSENT), expected)
 
-@check(2, needs_action=True)
-def dest_user_data_kept(trial: CopyTrial) -> tuple[float, str]:
-  """What ``dest`` held for this user and the source does not have is still there: their own
-  sessions (with events and state) and user-state keys."""
-  def verdict(run: CopyRun) -> Optional[str]:
-    if (why := _failed(run)) is not None:
-      return why
-    source_ids = set(_sessions(run.source_before, run.app, run.user))
-    had = {sid: s for sid, s in _sessions(run.dest_before, run.app, run.user).items()
-           if sid not in source_ids}
-    got = _sessions(run.dest_after, run.app, run.user)
-    lost = sorted(sid for sid, s in had.items() if sid not in got or not same(s, got[sid]))
-    source_keys = _user_state(run.source_before, run.app, run.user)
-    old_keys = _user_state(run.dest_before, run.app, run.user)
-    new_keys = _user_state(run.dest_after, run.app, run.user)
-    lost_keys = sorted(k for k in old_keys if k not in source_keys
-                       and (k not in new_keys or not same(old_keys[k], new_keys[k])))
-    problems = []
-    if lost:
-      problems.append(f"the user's own session(s) {', '.join(_short(s) for s in lost)} in dest "
-                      "were removed or changed")
-    if lost_keys:
-      problems.append(f"user-state keys only dest had are gone or changed "
-                      f"({', '.join(lost_keys)})")
-    if problems:
-      return "; ".join(problems) + ": a copy adds to dest, it never clears it"
-    return None
-
-  return _per_run(trial.copies(), verdict,
-                  "this user's sessions and keys that only dest had are intact")
+  for key in set(pristine) | set(observed):
+    if key[0] == "source" and differs(key, pristine.get(key, ABSENT)):
+      problem("source_untouched", key, "changed")
+  for key, value in pristine.items():
+    if key[0] != "dest" or not differs(key, value) or EXERCISE.is_open(key, spec, pristine):
+      continue
+    target = (_target(spec, key[3], key[4])
+              if len(key) > 6 and key[1] == "table" and key[2] == "user_states" else None)
+    if target and target["expect"] == "copy" and key[6] in target["source_user_keys"]:
+      continue  # takes the source's value
+    problem(classify(spec, key), key, f"was {show(value)}, now {show(observed.get(key, ABSENT))}")
+  for call in spec["calls"]:
+    mine = (call["app"], call["user"])
+    for key, value in pristine.items():
+      if key[0] != "source" or key[1] != "table" or key[3:5] != mine:
+        continue
+      wanted = {"sessions": 6, "events": 7, "user_states": 5}.get(key[2])
+      if call["expect"] == "copy" and wanted and (
+          len(key) == wanted or key[wanted] in ("state", "event_data")):
+        copied = ("dest",) + key[1:]
+        if differs(copied, value):
+          problem(classify(spec, copied), copied, f"expected {show(value)} (the source's), "
+                  f"found {show(observed.get(copied, ABSENT))}")
+  for key in observed:
+    if key[0] != "dest" or key in pristine or len(key) < 6 or key[1] != "table" \
+        or key[2] not in ("sessions", "events", "user_states"):
+      continue
+    target = _target(spec, key[3], key[4])
+    if target and target["expect"] == "refuse":
+      problem("no_half_copy", key, "written, though this user's copy is refused")
+    elif target and key[2] != "user_states" and key[5] not in target["source_sessions"] \
+        and key[5] not in target["dest_sessions"]:
+      problem("sessions_copied", key, "a session of the user that neither store had")
+  return sorted(found.items())
 
 
-@check(2, needs_action=True)
-def dest_others_untouched(trial: CopyTrial) -> tuple[float, str]:
-  """Other users of ``dest`` (ids sharing a prefix included) and the same user id in other
-  apps are unchanged, and no other user was copied."""
-  def verdict(run: CopyRun) -> Optional[str]:
-    if (why := _failed(run)) is not None:
-      return why
-    before = _others(run.dest_before, run.app, run.user)
-    after = _others(run.dest_after, run.app, run.user)
-    if same(before, after):
-      return None
-    old = {(s["app"], s["user"]) for s in before["sessions"]}
-    added = sorted({(s["app"], s["user"]) for s in after["sessions"]} - old)
-    if added:
-      return (f"other users were copied too ({', '.join(f'{u!r} in {a!r}' for a, u in added)}): "
-              "copy exactly (app_name, user_id), nothing that merely starts like it")
-    return ("data of other users or apps in dest changed: only add the copied user's data, "
-            "in the app you are given")
-
-  return _per_run(trial.copies() + trial.refusals(), verdict,
-                  "other users and apps in dest are unchanged")
+def describe(spec: dict[str, Any], key: tuple) -> str:  # noqa: ARG001
+  if len(key) > 2 and key[1] == "pg":
+    return f"{key[0]}'s {key[2]} {'.'.join(str(p) for p in key[3:])!r} (PostgreSQL catalogue)"
+  return f"{key[0]}: {describe_key(key)}"
 
 
-@check(1, needs_action=True)
-def source_untouched(trial: CopyTrial) -> tuple[float, str]:
-  """The source is unchanged: a copy, not a move."""
-  def verdict(run: CopyRun) -> Optional[str]:
-    if run.source_after is None or not same(run.source_after, run.source_before):
-      return "the source changed: copy_user_to only reads from source"
-    return None
-
-  return _per_run(trial.runs, verdict, "every source is unchanged")
+def label(spec: dict[str, Any]) -> str:
+  """The direction, then each call: what the user to copy has, or why it must be refused."""
+  names = {"sqlite": "SQLite", "postgres": "PostgreSQL"}
+  calls = ", ".join(f"{n} {c['why']}" if c["expect"] == "copy" else f"{n} refused: {c['why']}"
+                    for n, c in enumerate(spec["calls"], start=1))
+  return f"{names[spec['source_kind']]} -> {names[spec['dest_kind']]}; calls {calls}"
 
 
-@check(1)
-def refuses_what_postgres_cannot_hold(trial: CopyTrial) -> tuple[float, str]:
-  """Data PostgreSQL cannot hold (a 200-character session id, U+0000 in a value) is refused
-  with ``ValueError``, not left to fail in the driver."""
-  def verdict(run: CopyRun) -> Optional[str]:
-    raised = run.raised
-    if raised is None:
-      return "no ValueError was raised (did the copy succeed partly, or fail silently?)"
-    if not raised["value_error"]:
-      return (f"{raised['type']} was raised instead of ValueError: check what PostgreSQL "
-              "cannot hold before writing, and say what does not fit")
-    return None
-
-  fraction, feedback = _per_run(trial.refusals(), verdict, "")
-  if fraction == 1:
-    messages = "; ".join(f"{r.label}: {r.raised['message'][:150]!r}" for r in trial.refusals()
-                         if r.raised)
-    return 1, f"refused with ValueError ({messages})"
-  return fraction, feedback
-
-
-@check(2, needs_action=True)
-def no_half_copy(trial: CopyTrial) -> tuple[float, str]:
-  """When the data cannot be copied whole, ``dest`` is left exactly as it was: no session,
-  event or user-state key of the user written before the problem was found."""
-  def verdict(run: CopyRun) -> Optional[str]:
-    if (why := _failed(run)) is not None:
-      return why
-    before = {k: v for k, v in (run.dest_before or {}).items() if k != "app_states"}
-    after = {k: v for k, v in (run.dest_after or {}).items() if k != "app_states"}
-    # A user_states row with nothing in it is no data (DatabaseSessionService creates one).
-    for view in (before, after):
-      view["user_states"] = [u for u in view.get("user_states", []) if u["state"]]
-    if same(before, after):
-      return None
-    copied = (len(_sessions(run.dest_after, run.app, run.user))
-              - len(_sessions(run.dest_before, run.app, run.user)))
-    return (f"dest changed before the copy failed ({copied} session(s) of the user added): "
-            "read and check everything first, then write")
-
-  return _per_run(trial.refusals(), verdict, "dest is untouched when the copy is refused")
-
+CHECKS = (
+    Check("sessions_copied", 2,
+          "Every session of the user is in dest under its id, and no session of the user that "
+          "neither store had is left there.",
+          hint="Pass session_id= to create_session; a session created only to carry state must "
+               "be deleted afterwards",
+          success="every session is in dest under its id, none added"),
+    Check("events_copied", 3,
+          "Each copied session holds the source's events, each exactly as the source stores "
+          "it: id, timestamp, invocation id, author, content, actions, metadata.",
+          hint="Append the source's own Event objects (get_session has them; list_sessions "
+               "leaves them out): an event rebuilt from a few fields loses the others",
+          success="every event copied exactly"),
+    Check("session_state_copied", 2,
+          "Each copied session has the source session's own state (keys without a prefix).",
+          hint="Keys set when a session was created appear in no event: give the copy its own "
+               "state when you create it (without the user:, app: and temp: keys)",
+          success="each session's own state is the source's"),
+    Check("user_state_latest", 3,
+          "dest's user state holds every user: key of the source with the value the source "
+          "has now.",
+          hint="Appending an event replays its state_delta with the values of its time, in "
+               "whatever order you copy; and a value set by creating a session is in no event. "
+               "Write the source's current user state once more after the last event",
+          success="the user state in dest is the source's, latest values"),
+    Check("dest_user_data_kept", 2,
+          "What dest held for this user and the source does not have is unchanged: their own "
+          "sessions (events and state) and user-state keys.",
+          hint="A copy adds to dest; it never clears, replaces or mirrors what is there",
+          success="this user's sessions and keys that only dest had are intact",
+          needs_action=True),
+    Check("dest_others_untouched", 2,
+          "Other users of dest (ids sharing a prefix or differing by case included), the same "
+          "user id in other apps, dest's tables and every app: key dest already had are "
+          "unchanged, and no other user is copied.",
+          hint="Copy exactly (app_name, user_id). Replaying an event also replays its app: "
+               "writes, older than dest's: put back the app: values dest had",
+          success="other users, apps and dest's app state are unchanged", needs_action=True),
+    Check("source_untouched", 1, "The source is unchanged: a copy, not a move.",
+          hint="copy_user_to only reads from source",
+          success="every source is unchanged", needs_action=True),
+    Check("refuses_what_postgres_cannot_hold", 1,
+          "Each call ends as the contract says: ValueError for data PostgreSQL cannot hold "
+          "(an id over its varchar size, U+0000 anywhere) or a session id this user already "
+          "has in dest; a normal return otherwise.",
+          hint="Check every id (app name, user id, session and event ids: 128 characters, "
+               "invocation ids 256) and every key and value of the state and the events, before "
+               "the first write; the same session id under another user or app is no collision",
+          success="every call ended as the contract says"),
+    Check("no_half_copy", 2,
+          "When a copy is refused, dest is left exactly as it was.",
+          hint="Read and check everything first, then write: a failure half-way leaves "
+               "sessions, events and user: or app: values behind",
+          success="dest is untouched when the copy is refused", needs_action=True),
+)
 
 EXERCISE = Exercise(
     name="copy_user_to",
     lesson="03_postgres",
     signature="async def copy_user_to(source, dest, app_name: str, user_id: str) -> None",
     is_async=True,
-    checks=(sessions_copied, events_copied, session_state_copied, user_state_latest,
-            dest_user_data_kept, dest_others_untouched, source_untouched,
-            refuses_what_postgres_cannot_hold, no_half_copy),
-    prepare=prepare,
+    checks=CHECKS,
+    generate=generate,
+    build=build,
+    duplicate=duplicate,
     act=act,
     observe=observe,
+    classify=classify,
+    leaves_open=LEAVES_OPEN,
+    properties=properties,
+    worlds=len(VARIANTS),
+    calls=lambda spec: len(spec["calls"]),
     needs_postgres=True,
-    cleanup=cleanup,
+    teardown=teardown,
+    describe_key=describe,
+    label=label,
+    outcome_check="refuses_what_postgres_cannot_hold",
 )

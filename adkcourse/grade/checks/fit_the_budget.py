@@ -1,283 +1,270 @@
-"""Checks of the lesson-6 exercise ``fit_the_budget`` (a window or compaction for a prompt budget).
+"""The judge of the lesson-6 exercise ``fit_the_budget`` (a compaction set-up for a prompt budget).
 
-Contract: ``def fit_the_budget(budget_tokens: int, summarizer: BaseEventsSummarizer) ->
-tuple[RunConfig, Optional[EventsCompactionConfig]]`` returns the ``RunConfig`` every turn of a
-long chat runs with, and the compaction set-up of its ``App`` (None for none). Over the whole
-conversation each model request must stay within ``budget_tokens`` (estimated: characters / 4),
-the allergy the customer states in turn 1 must still reach the model in the last turn, the last
-two user messages must reach it word for word, and summaries may cost at most one model call per
-two turns. Compaction must use the summarizer it is given.
+Contract (``exercises/fit_the_budget.py``): ``def fit_the_budget(budget_tokens, summarizer) ->
+(RunConfig, EventsCompactionConfig or None)``, for any budget from 130 to 600 tokens and a chat
+of any length: on every turn, every request of both models within the budget, the turn-1
+allergy reaching the barista, the previous and the new message word for word, at most one
+summary per two turns, summaries written by the summarizer given. Right answers differ
+(thresholds, retentions, windows), so the judge checks these properties on every world
+(``compare_to_reference=False``) instead of comparing with the reference.
 
-``act`` only calls the function and describes what it returned as JSON (the window's two numbers,
-the compaction fields, whether the given summarizer is the one used). ``observe`` rebuilds those
-configs itself, with its own summarizer (a scripted model that keeps the sentences about
-allergies), and plays the conversation through a real ``Runner`` on a ``SqliteSessionService``
-file: no student code runs while the prompts are measured.
+A world is a chat (3 to 60 turns; sizes vary up to the contract's bounds) and a budget; the
+four kinds of world are short chats at any budget, medium chats at tight budgets, long chats
+at large budgets and the longest chats at the tightest budgets. ``act`` calls the function
+with a summarizer of the judge's, then plays the whole chat through a real ``Runner`` and
+``App`` with what it returned. Both models live with the judge (``servers``): the barista and
+the summarizer answer from scripted rules and record every request they receive. That record
+is the whole observation: no word of the process that ran the submission counts.
 """
 
 from __future__ import annotations
 
 import logging
-import shutil
-import tempfile
+import random
+import re
 import warnings
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from ._base import Exercise, Resources, Trial, call_submission, check, untrusted_notes
-from ._world import FIRST_NAMES, rng_for
+from ._engine import Check, Exercise, Resources, View
+from ._fit_the_budget_support import (ALLERGENS, DRINKS, FIRST, MILKS, NAMES, ORDERS, PADDING,
+                                      REPLIES, REPLY_PADDING, SIZES, ChannelModel, ModelServer,
+                                      allergy_sentences, given_summarizer, instruction,
+                                      latest_user_text, records, request_texts)
+from ._harness import ActWorld
 
-BUDGET = 180
-TURNS = 24
-# Names of one length each: every seed's chat has the same size, so a set-up passes or fails the
-# budget whatever the seed (only the words change).
-ALLERGENS = ("almond", "sesame", "peanut", "walnut", "cashew", "celery")
-DRINKS = ("latte", "mocha", "cocoa", "decaf")
-COMPACTION_FIELDS = ("compaction_interval", "overlap_size", "token_threshold", "event_retention_size")
+INSTRUCTION = "You are a friendly barista. Keep answers short."  # 99 characters with ADK's
+MAX_MESSAGE, MAX_REPLY = 80, 40  # characters (the contract says so)
+NOT_A_TURN = "Sorry, I only take orders."  # the barista's answer to anything but a turn
+# (turns from, to, budget from, to, shortest message, shortest reply) of each kind of world: see
+# the docstring (medium chats near the longest messages, long ones many turns between summaries)
+VARIANTS = ((3, 10, 130, 600, 0, 0), (14, 24, 130, 160, 66, 32), (34, 46, 340, 520, 0, 0),
+            (48, 60, 130, 150, 30, 20))
 
 
-# --- prepare ---------------------------------------------------------------------------------------
+# --- the world ---------------------------------------------------------------------------------
 
-async def prepare(workdir: Path, resources: Resources) -> dict[str, Any]:  # noqa: ARG001
-  seed, rng = rng_for(resources.seed)
+def generate(rng: random.Random, variant: int) -> dict[str, Any]:
+  fewest, most, smallest, largest, shortest, shortest_reply = VARIANTS[variant]
   allergen = rng.choice(ALLERGENS)
-  tables = rng.sample(range(10, 100), TURNS)
-  messages = [f"Please note: I'm allergic to {allergen}."] + [
-      f"Turn {t}: a {rng.choice(DRINKS)} for table {tables[t - 1]}." for t in range(2, TURNS + 1)]
-  return {"seed": seed, "budget": BUDGET, "allergen": allergen, "messages": messages,
-          "user": rng.choice(FIRST_NAMES), "db_path": str(Path(workdir) / "budget.db")}
+  milks = [m for m in MILKS if allergen not in m]
+  turns = rng.randint(fewest, most)
+  messages: list[str] = []
+  while len(messages) < turns:
+    words = {"a": allergen, "t": len(messages) + 1, "table": rng.randrange(2, 99),
+             "drink": rng.choice(DRINKS), "milk": rng.choice(milks), "size": rng.choice(SIZES),
+             "name": rng.choice(NAMES)}
+    text = re.sub(r"\b([Aa]) ([aeiou])", r"\1n \2",  # "an espresso"
+                  rng.choice(FIRST if not messages else ORDERS).format(**words))
+    text = padded(rng, text, shortest, MAX_MESSAGE, PADDING)
+    if len(text) <= MAX_MESSAGE and text not in messages:
+      messages.append(text)
+  replies = ["Noted, I will keep that in mind."]
+  for message in messages[1:]:
+    table = re.search(r"table (\d+)", message)
+    drink = next(d for d in sorted(DRINKS, key=len, reverse=True) if d in message)
+    reply = rng.choice(REPLIES).format(drink=drink, table=table.group(1) if table else "7")
+    replies.append(padded(rng, reply, shortest_reply, MAX_REPLY, REPLY_PADDING))
+  assert all(len(r) <= MAX_REPLY for r in replies)
+  assert not any(allergen in text or "allerg" in text for text in messages[1:] + replies)
+  return {"variant": variant, "budget": rng.randint(smallest, largest), "allergen": allergen,
+          "messages": messages, "replies": replies}
 
 
-# --- act -------------------------------------------------------------------------------------------
+def padded(rng: random.Random, text: str, shortest: int, longest: int,
+           padding: tuple[str, ...]) -> str:
+  """``text`` with polite words added until it has ``shortest`` characters, if they fit."""
+  fitting = [p for p in padding if len(text) + len(p) <= longest and p not in text]
+  while len(text) < shortest and fitting:
+    text += rng.choice(fitting)
+    fitting = [p for p in padding if len(text) + len(p) <= longest and p not in text]
+  return text
 
-def _describe(returned: Any, given: Any, notes: list[str]) -> Optional[dict[str, Any]]:
-  """What the function returned, as plain JSON (None when it is not the contract's shape)."""
+
+async def build(spec: dict[str, Any], folder: Path,  # noqa: ARG001 - nothing on disk
+                resources: Resources) -> dict[str, Any]:  # noqa: ARG001
+  return {"budget": spec["budget"], "messages": spec["messages"]}
+
+
+def servers(spec: dict[str, Any]) -> dict[str, ModelServer]:
+  """The barista (a reply per turn, found by the customer's message) and the summarizer (the
+  allergy sentences of what it is sent). Both note the last turn the barista was asked about,
+  so that every summary is counted in its turn."""
+  turn_of = {text: number for number, text in enumerate(spec["messages"], 1)}
+  chat = {"turn": 0}
+
+  def barista(request) -> tuple[str, dict[str, Any]]:
+    turn = turn_of.get(latest_user_text(request) or "")
+    chat["turn"] = max(chat["turn"], turn or 0)
+    return (spec["replies"][turn - 1] if turn else NOT_A_TURN,
+            {"turn": turn, "after_turn": chat["turn"], "instruction": instruction(request),
+             "texts": request_texts(request)})
+
+  def summarizer(request) -> tuple[str, dict[str, Any]]:
+    kept = allergy_sentences([text for _, text in request_texts(request)])
+    answer = "Summary: " + (" ".join(kept) if kept else "drinks were ordered.")
+    return answer, {"after_turn": chat["turn"], "answer": answer}
+
+  return {"barista": ModelServer(barista), "summarizer": ModelServer(summarizer)}
+
+
+# --- act ---------------------------------------------------------------------------------------
+
+def refused(returned: Any) -> Optional[str]:
+  """Why ``returned`` is not the contract's ``(RunConfig, EventsCompactionConfig or None)``."""
   from google.adk.agents.run_config import RunConfig
   from google.adk.apps.app import EventsCompactionConfig
 
   if not (isinstance(returned, tuple) and len(returned) == 2):
-    notes.append(f"`fit_the_budget` returned {type(returned).__name__}: the contract is a tuple "
-                 "(RunConfig, EventsCompactionConfig or None)")
-    return None
-  run_config, compaction = returned
-  if type(run_config) is not RunConfig:
-    notes.append(f"the first item is a {type(run_config).__name__}, not a RunConfig")
-    return None
-  if compaction is not None and type(compaction) is not EventsCompactionConfig:
-    notes.append(f"the second item is a {type(compaction).__name__}, not an "
-                 "EventsCompactionConfig or None")
-    return None
-  window = run_config.get_session_config
-  described: dict[str, Any] = {
-      "window": None if window is None else {
-          "num_recent_events": _int_or_none(window.num_recent_events),
-          "after_timestamp": None if window.after_timestamp is None else float(window.after_timestamp)},
-      "compaction": None}
-  if compaction is not None:
-    described["compaction"] = {name: _int_or_none(getattr(compaction, name))
-                               for name in COMPACTION_FIELDS}
-    described["compaction"]["given_summarizer"] = compaction.summarizer is given
-    described["compaction"]["no_summarizer"] = compaction.summarizer is None
-  return described
+    return (f"fit_the_budget returned {type(returned).__name__}: the contract is a tuple "
+            "(RunConfig, EventsCompactionConfig or None)")
+  if not isinstance(returned[0], RunConfig):
+    return f"the first item returned is of type {type(returned[0]).__name__}, not RunConfig"
+  if returned[1] is not None and not isinstance(returned[1], EventsCompactionConfig):
+    return (f"the second item returned is of type {type(returned[1]).__name__}, not "
+            "EventsCompactionConfig or None")
+  return None
 
 
-def _int_or_none(value: Any) -> Optional[int]:
-  return None if value is None else int(value)
-
-
-async def act(fn: Callable, workdir: Path, setup: dict[str, Any],  # noqa: ARG001
-              time_limit: Optional[float] = None) -> dict[str, Any]:
-  from google.adk.apps.llm_event_summarizer import LlmEventSummarizer
-
-  from adkcourse.offline_model import OfflineModel, fallback
-
-  trial = Trial()
-  given = LlmEventSummarizer(llm=OfflineModel(rules=[fallback("(the grader's summarizer)")]))
-  with warnings.catch_warnings():
-    warnings.simplefilter("ignore")  # EventsCompactionConfig is experimental in ADK 2.13
-    returned = await call_submission(trial, fn, setup["budget"], given, is_async=False,
-                                     time_limit=time_limit)
-    described = _describe(returned, given, trial.notes) if returned is not None else None
-  return {"notes": trial.notes, "returned": described}
-
-
-# --- observe ---------------------------------------------------------------------------------------
-
-@dataclass
-class BudgetTrial(Trial):
-  setup: dict[str, Any] = field(default_factory=dict)
-  returned: Optional[dict[str, Any]] = None
-  prompts: list[int] = field(default_factory=list)  # estimated tokens of each model request
-  last_texts: list[str] = field(default_factory=list)  # texts of the last request's contents
-  summaries: int = 0  # calls of the summarizer
-  stored: int = 0  # events stored at the end
-
-
-def _keep_allergies(turn) -> str:
-  kept = [line.removeprefix("user: ") for line in turn.user_text.splitlines()
-          if "allerg" in line.lower()]
-  return "Summary: " + (" ".join(kept) or "the customer ordered drinks.")
-
-
-def _valid(returned: Any) -> Optional[dict[str, Any]]:
-  """``acted["returned"]`` checked field by field (it comes from the untrusted process)."""
-  if not isinstance(returned, dict):
-    return None
-  window, compaction = returned.get("window"), returned.get("compaction")
-  if window is not None:
-    if not isinstance(window, dict):
-      return None
-    recent, after = window.get("num_recent_events"), window.get("after_timestamp")
-    if not (recent is None or type(recent) is int) or not (after is None or type(after) in (int, float)):
-      return None
-  if compaction is not None:
-    if not isinstance(compaction, dict):
-      return None
-    if any(not (compaction.get(k) is None or type(compaction.get(k)) is int) for k in COMPACTION_FIELDS):
-      return None
-    if type(compaction.get("given_summarizer")) is not bool or type(compaction.get("no_summarizer")) is not bool:
-      return None
-  return {"window": window, "compaction": compaction}
-
-
-async def observe(workdir: Path, setup: dict[str, Any], acted: Any) -> BudgetTrial:  # noqa: ARG001
+async def play(returned: tuple, messages: list[str], barista: Any) -> None:
+  """The whole chat through a real ``Runner`` and ``App`` with the set-up returned."""
   from google.adk.agents import Agent
-  from google.adk.agents.run_config import RunConfig
-  from google.adk.apps.app import App, EventsCompactionConfig
-  from google.adk.apps.llm_event_summarizer import LlmEventSummarizer
+  from google.adk.apps.app import App
   from google.adk.runners import Runner
-  from google.adk.sessions.base_session_service import GetSessionConfig
-  from google.adk.sessions.sqlite_session_service import SqliteSessionService
+  from google.adk.sessions import InMemorySessionService
   from google.genai import types
 
-  from adkcourse.offline_model import OfflineModel, estimate_tokens, fallback
-
-  trial = BudgetTrial(notes=untrusted_notes(acted), setup=setup)
-  returned = _valid(acted.get("returned") if isinstance(acted, dict) else None)
-  trial.returned = returned
-  trial.acted = returned is not None
-  if returned is None:
-    return trial
-  requests: list = []
-
-  def record(callback_context, llm_request):  # noqa: ARG001
-    requests.append(llm_request.model_copy(deep=True))
-
-  agent = Agent(name="barista", instruction="You are a friendly barista. Keep answers short.",
-                model=OfflineModel(rules=[fallback("Noted, coming right up.")]),
-                before_model_callback=record)
-  summarizer_model = OfflineModel(rules=[fallback(_keep_allergies)])
-  window = returned["window"]
-  run_config = RunConfig(get_session_config=GetSessionConfig(**window) if window else None)
-  compaction = None
-  with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    if returned["compaction"] is not None:
-      fields = {k: returned["compaction"][k] for k in COMPACTION_FIELDS}
-      summarizer = None if returned["compaction"]["no_summarizer"] else LlmEventSummarizer(llm=summarizer_model)
-      if not returned["compaction"]["given_summarizer"] and summarizer is not None:
-        trial.notes.append("compaction uses a summarizer other than the one given: graded with the given one")
-      try:
-        compaction = EventsCompactionConfig(summarizer=summarizer, **fields)
-      except ValueError as error:
-        trial.notes.append(f"the compaction set-up is not valid: {error}")
-        trial.acted = False
-        return trial
-    # The replay runs on a file the judge creates itself, never on one found in the work folder:
-    # the submission's process could have left a database there with triggers that rewrite
-    # the conversation as it is stored.
-    replay_dir = Path(tempfile.mkdtemp(prefix="fit_the_budget-replay-"))
-    service = SqliteSessionService(str(replay_dir / "budget.db"))
-    app = App(name="budget", root_agent=agent, events_compaction_config=compaction)
-    runner = Runner(app=app, session_service=service)
-    session = await service.create_session(app_name="budget", user_id=setup["user"])
-    adk_logger = logging.getLogger("google_adk")
-    level = adk_logger.level
-    adk_logger.setLevel(logging.CRITICAL)
-    try:
-      for text in setup["messages"]:
-        message = types.Content(role="user", parts=[types.Part(text=text)])
-        async for _event in runner.run_async(user_id=setup["user"], session_id=session.id,
-                                             new_message=message, run_config=run_config):
-          pass
-    except Exception as error:  # noqa: BLE001 - a set-up ADK refuses is the submission's fault
-      trial.notes.append(f"the conversation failed: {type(error).__name__}: {error}")
-    finally:
-      adk_logger.setLevel(level)
-    stored = await service.get_session(app_name="budget", user_id=setup["user"], session_id=session.id)
-    shutil.rmtree(replay_dir, ignore_errors=True)
-  trial.prompts = [estimate_tokens(r) for r in requests]
-  if requests:
-    trial.last_texts = [p.text for c in requests[-1].contents for p in c.parts or [] if p.text]
-  trial.summaries = len(summarizer_model.requests)
-  trial.stored = len(stored.events) if stored else 0
-  return trial
+  problem = refused(returned)
+  if problem:
+    raise TypeError(problem)
+  run_config, compaction = returned
+  agent = Agent(name="barista", instruction=INSTRUCTION, model=barista)
+  app = App(name="cafe", root_agent=agent, events_compaction_config=compaction)
+  service = InMemorySessionService()
+  runner = Runner(app=app, session_service=service)
+  session = await service.create_session(app_name="cafe", user_id="customer")
+  for text in messages:
+    message = types.Content(role="user", parts=[types.Part(text=text)])
+    async for _event in runner.run_async(user_id="customer", session_id=session.id,
+                                         new_message=message, run_config=run_config):
+      pass
 
 
-# --- checks ----------------------------------------------------------------------------------------
-
-def _ran(trial: BudgetTrial) -> bool:
-  return len(trial.prompts) >= len(trial.setup["messages"])
-
-
-@check(1)
-def returns_a_set_up(trial: BudgetTrial):
-  """Return `(RunConfig, EventsCompactionConfig or None)`; compaction uses the summarizer given."""
-  if trial.returned is None:
-    return False, "the function did not return (RunConfig, EventsCompactionConfig or None)"
-  compaction = trial.returned["compaction"]
-  if compaction is not None and not compaction["given_summarizer"]:
-    return False, "compaction must use the `summarizer` argument (without one, ADK summarises with the agent's own model)"
-  return True, "a RunConfig and a compaction set-up (or None)"
-
-
-@check(2)
-def every_prompt_within_budget(trial: BudgetTrial):
-  """Every model request of the 24-turn chat stays within `budget_tokens` (estimated)."""
-  if not _ran(trial):
-    return False, "the conversation did not run to its end"
-  budget, worst = trial.setup["budget"], max(trial.prompts)
-  if worst <= budget:
-    return True, f"largest request: {worst} estimated tokens (budget {budget})"
-  turn = trial.prompts.index(worst) + 1
-  return False, (f"a request reached {worst} estimated tokens (budget {budget}), around model "
-                 f"call {turn}: something keeps growing")
+async def act(fn: Callable, world: ActWorld) -> None:
+  """Call ``fn(budget, summarizer)``, then play the chat with what it returned (a second call,
+  under the same limits: a set-up ADK refuses fails there)."""
+  summarizer = given_summarizer(world.channels["summarizer"])
+  barista = ChannelModel(world.channels["barista"], model="judge-barista")
+  adk_logger = logging.getLogger("google_adk")
+  level = adk_logger.level
+  adk_logger.setLevel(logging.CRITICAL)  # a failed summary is logged, and judged by its effect
+  try:
+    with warnings.catch_warnings():
+      warnings.simplefilter("ignore")  # compaction is experimental in ADK 2.13
+      returned = await world.call(fn, world.inputs["budget"], summarizer)
+      world.snapshot()
+      if not world.outcomes[-1].get("raised") and not world.outcomes[-1].get("stopped"):
+        await world.call(play, returned, world.inputs["messages"], barista,
+                         label="the chat with your set-up", is_async=None)
+  finally:
+    adk_logger.setLevel(level)
 
 
-@check(2)
-def allergy_still_reaches_the_model(trial: BudgetTrial):
-  """The allergy stated in turn 1 is still in what the model receives in the last turn."""
-  if not _ran(trial):
-    return False, "the conversation did not run to its end"
-  if any(trial.setup["allergen"] in text for text in trial.last_texts):
-    return True, "the last request still mentions the allergy"
-  return False, ("the last request no longer mentions the allergy from turn 1: a window alone drops "
-                 "it, and a summary only helps while it is loaded")
+async def observe(spec: dict[str, Any], folder: Path, inputs: dict[str, Any],  # noqa: ARG001
+                  view: View) -> dict:  # noqa: ARG001
+  return {}  # everything is in what the two models received (the engine adds it)
 
 
-@check(1)
-def recent_turns_word_for_word(trial: BudgetTrial):
-  """The last two user messages reach the model word for word in the last turn."""
-  if not _ran(trial):
-    return False, "the conversation did not run to its end"
-  wanted = trial.setup["messages"][-2:]
-  missing = [m for m in wanted if m not in trial.last_texts]
-  if not missing:
-    return True, "the previous and the new message are both in the last request"
-  return False, f"missing from the last request, word for word: {missing[0]!r}"
+# --- what every outcome must satisfy ---------------------------------------------------------
+
+def properties(spec: dict[str, Any], observed: dict,
+               pristine: dict) -> list[tuple[str, str]]:  # noqa: ARG001
+  """The contract on every turn, from what the two models received."""
+  budget, messages, allergen = spec["budget"], spec["messages"], spec["allergen"]
+  barista, summaries = records(observed, "barista"), records(observed, "summarizer")
+  played = {r["turn"] for r in barista if r["turn"]}
+  if played != set(range(1, len(messages) + 1)):
+    return [(check.name, f"{len(played)} of the {len(messages)} turns reached the barista")
+            for check in CHECKS]
+  known = set(messages) | set(spec["replies"]) | {r["answer"] for r in summaries}
+  problems = []
+  for r in barista:
+    turn = r["turn"]
+    where = f"turn {turn}" if turn else f"after turn {r['after_turn']}"
+    if r["tokens"] > budget:
+      sent = "the barista's request" if turn else "a request to the barista's model"
+      problems.append(("every_prompt_within_budget", f"{where}: {sent} had {r['tokens']} "
+                       f"estimated tokens (budget {budget})"))
+    if not turn:
+      problems.append(("returns_a_set_up", f"{where}: the barista's model was sent something "
+                       "that is no turn of the chat (a summary written with the agent's model?)"))
+      continue
+    texts = [text for _, text in r["texts"]]
+    foreign = [text for text in texts if text not in known]
+    if foreign:
+      problems.append(("returns_a_set_up", f"{where}: the barista received {foreign[0]!r}, "
+                       "which no turn and no summary of the given summarizer wrote"))
+    if turn > 1 and not any(allergen in text.lower() for text in texts + [r["instruction"]]):
+      problems.append(("allergy_still_reaches_the_model", f"{where}: nothing the barista "
+                       f"received mentions the {allergen} allergy from turn 1"))
+    users = [text for role, text in r["texts"] if role == "user"]
+    for message in messages[max(0, turn - 2):turn]:
+      if message not in users:
+        problems.append(("recent_turns_word_for_word", f"{where}: the customer's message "
+                         f"{message!r} did not reach the barista word for word"))
+  for r in summaries:
+    if r["tokens"] > budget:
+      problems.append(("every_prompt_within_budget", f"after turn {r['after_turn']}: the "
+                       f"summarizer's request had {r['tokens']} estimated tokens "
+                       f"(budget {budget})"))
+  calls = sorted(r["after_turn"] for r in summaries + [r for r in barista if not r["turn"]])
+  for turn in range(1, len(messages) + 1):
+    made = sum(1 for after in calls if after <= turn)
+    if made > turn // 2:
+      problems.append(("summaries_are_affordable", f"{made} summaries by the end of turn "
+                       f"{turn} (at most {turn // 2}): each is a model call"))
+      break
+  return problems
 
 
-@check(1, needs_action=True)
-def summaries_are_affordable(trial: BudgetTrial):
-  """At most one summary (one model call) per two turns."""
-  if not _ran(trial):
-    return False, "the conversation did not run to its end"
-  limit = len(trial.setup["messages"]) // 2
-  if trial.summaries <= limit:
-    return True, f"{trial.summaries} summaries in {len(trial.setup['messages'])} turns"
-  return False, f"{trial.summaries} summaries in {len(trial.setup['messages'])} turns (at most {limit}): each is a model call"
+def label(spec: dict[str, Any]) -> str:
+  return f"{len(spec['messages'])} turns, budget {spec['budget']}"
 
+
+CHECKS = (
+    Check("returns_a_set_up", 1,
+          "Return `(RunConfig, EventsCompactionConfig or None)`; compaction summarises with the "
+          "`summarizer` given, never with the barista's model.",
+          hint="Without a summarizer ADK summarises with the agent's own model; a summarizer of "
+               "your own is not the one given",
+          success="a set-up of the contract's shape, summarising with the summarizer given"),
+    Check("every_prompt_within_budget", 2,
+          "On every turn, every request of both models (the barista's and the summarizer's) "
+          "stays within `budget_tokens`, for any budget the contract allows and a chat of any "
+          "length.",
+          hint="Every request counts, and every turn: whatever you keep must not grow with the "
+               "chat (summaries that are never replaced pile up), a summary must come while the "
+               "turn that crosses your trigger still fits, and what you send the summarizer "
+               "counts too. A set-up for one budget fails another",
+          success="every request of both models within the budget, on every turn"),
+    Check("allergy_still_reaches_the_model", 2,
+          "The allergy stated in turn 1 reaches the barista in every later turn.",
+          hint="A window alone drops turn 1; a summary keeps it only while that summary (or one "
+               "that replaces it) is still sent",
+          success="the allergy reaches the barista in every turn"),
+    Check("recent_turns_word_for_word", 1,
+          "On every turn, the customer's previous message and the new one reach the barista "
+          "word for word.",
+          hint="Whatever compaction keeps raw must still hold the previous message after a "
+               "summary: count the events a turn stores",
+          success="the previous and the new message reach the barista on every turn"),
+    Check("summaries_are_affordable", 1,
+          "Summaries cost at most one model call per two turns: by the end of turn t, at most "
+          "t // 2 summaries.",
+          hint="A summary is a model call: what is left right after one must not trigger the "
+               "next at once",
+          success="at most one summary per two turns"),
+)
 
 EXERCISE = Exercise(
     name="fit_the_budget",
@@ -285,9 +272,16 @@ EXERCISE = Exercise(
     signature=("def fit_the_budget(budget_tokens: int, summarizer: BaseEventsSummarizer) "
                "-> tuple[RunConfig, Optional[EventsCompactionConfig]]"),
     is_async=False,
-    checks=(returns_a_set_up, every_prompt_within_budget, allergy_still_reaches_the_model,
-            recent_turns_word_for_word, summaries_are_affordable),
-    prepare=prepare,
+    checks=CHECKS,
+    generate=generate,
+    build=build,
     act=act,
     observe=observe,
+    classify=lambda spec, key: "returns_a_set_up",  # never asked: nothing is compared
+    properties=properties,
+    compare_to_reference=False,
+    worlds=len(VARIANTS),
+    calls=lambda spec: 2,
+    label=label,
+    servers=servers,
 )

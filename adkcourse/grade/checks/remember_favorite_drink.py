@@ -1,374 +1,372 @@
-"""Checks of the lesson-1 exercise ``remember_favorite_drink`` (state at the right scope).
+"""The judge of the lesson-1 exercise ``remember_favorite_drink`` (state at the right scope).
 
-Contract: ``def remember_favorite_drink(tool_context: ToolContext, drink: str) -> dict`` is a
-tool that keeps the drink the customer names as their favourite, seen in every later
-conversation of this customer and by no one else (``user:favorite_drink``), and as
-``last_drink``, seen in this conversation only; it returns a dict that tells the model what
-it saved. The one decision is the scope of each key, and the scenario tells them apart.
+Contract (``exercises/remember_favorite_drink.py``): the tool ``remember_favorite_drink(
+tool_context, drink) -> dict`` writes exactly ``user:favorite_drink`` and ``last_drink`` (the
+``drink`` argument itself) on every call, nothing else, and returns exactly ``{"status":
+"saved", "favorite_drink": drink}``.
 
-The trial runs the function as a real tool: an agent driven by the offline model, a real
-``Runner``, on a ``SqliteSessionService`` file. With names and drinks drawn from the run's
-seed: a customer names a drink in a first conversation, then two others in a second one,
-which changes its mind (so the first conversation's ``last_drink`` is no longer the favourite,
-and the second one's is the drink it named last); a customer whose id
-starts with the first one's names a third drink; the first conversation goes on. Other
-customers, another app (where the same customer has another favourite) and the app's state
-are there from the start. The checks read what the file holds (stdlib ``sqlite3``, JSON: a
-``str`` subclass that claims to equal anything is just its text there).
+Each world: a cafe's ``SqliteSessionService`` file written from a script (``_world.play``):
+the app's state; the customer's nested user keys and an earlier visit that set a favourite;
+customers whose ids a sloppy scope confuses with theirs (a prefix, case, the same letters
+decomposed), some sharing their session id (``default``...); bystanders; the same customer in
+a look-alike app. Then a conversation through a real ``Runner`` whose agent has the function as
+its tool (the offline model calls it on "my favourite drink is: ..."): the customer names a
+drink, two in another conversation (changing their mind), one again (in some worlds the
+favourite it already is, in the same or another conversation), and opens a new conversation;
+the look-alikes name theirs in between. Drinks: quotes, accents composed or not, emoji, double
+and trailing spaces, capitals.
+
+Observed after the last turn: every row of every table (each state key; each event's every
+field, the function_response the model read and the state_delta included), the schema and
+format, the files of the folder and of the work folder; the Runner's ids and clock readings
+replaced by what they stand for (``_remember_favorite_drink_support.runner_stable``).
 """
 
 from __future__ import annotations
 
+import inspect
 import json
-import logging
-import sqlite3
-from contextlib import closing
-from dataclasses import dataclass, field
+import random
+import unicodedata
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable
+from uuid import UUID
 
 from google.adk.sessions.sqlite_session_service import SqliteSessionService
+from google.adk.tools import ToolContext
 
-from ..safe_sqlite import open_untrusted
-from ._base import Exercise, Resources, TimeBudget, Trial, call_submission, check, untrusted_notes
-from ._world import FIRST_NAMES, app_name, rng_for
+from ._engine import ABSENT, Check, Exercise, Resources, View, same, show
+from ._harness import ActWorld
+from ._observe import folder_files, read_sqlite, stray_files
+from ._remember_favorite_drink_support import (DeclaredTool, describe_store_key, quiet_adk,
+                                               runner_stable, say, who)
+from ._world import (FIRST_NAMES, SHARED_SESSION_IDS, Clock, awkward_user_id,
+                     lookalike_ids, play, secret)
 
-TOOL = "remember_favorite_drink"
-AGENT = "drink_buddy"
-DB_NAME = "drinks.db"
-SIZES = ("small", "large", "double", "iced", "hot", "decaf", "extra-hot", "half-sweet")
-MILKS = ("oat milk", "almond milk", "whole milk", "soy", "coconut milk", "skimmed milk", "")
-BASES = ("latte", "flat white", "cortado", "oolong tea", "matcha latte", "chai", "mocha",
-         "builder's tea", "café crème", "hibiscus tea", "cold brew", "macchiato")
+TOOL, AGENT, DB_NAME = "remember_favorite_drink", "drink_buddy", "drinks.db"
+NAMED = r"favou?rite drink is: (?P<drink>.+)$"
+INSTRUCTION = "You are a cafe concierge. Save the drink a customer names with the tool."
+FAV, LAST, STAYS, OTHERS, CONFIRM = ("favorite_follows_the_customer", "last_drink_in_each_session",
+                                     "last_drink_stays_in_its_session",
+                                     "other_customers_unaffected", "returns_confirmation")
+STEMS = ("cafe", "coffee_bar", "tea_house", "bakery", "espresso_cart")
+SIZES = ("small", "large", "double", "iced", "hot", "decaf", "ICED", "Extra-hot")
+MILKS = ("oat milk", "almond milk", "whole milk", "soy", "coconut milk", "")
+BASES = ("latte", "flat white", "cortado", "oolong tea", "chai", "mocha", "cold brew",
+         "macchiato", "Earl Grey")
+QUIRKY = {"quotes": ("builder's tea", 'the "usual"', "o'clock chai", '"dirty" chai latte'),
+          "unicode": ("café crème", "crème brûlée latte", "matcha 抹茶", "☕ americano",
+                      "chá mate"),
+          "spaces": ("flat  white", "oat milk  latte", "cold brew  tonic")}
+MINE = {"user:favorite_drink": FAV, "last_drink": LAST}  # the state_delta keys of each check
+SMALL_TALK = ("Thanks, see you tomorrow!", "What's on the menu today?", "Hello again!")
+# variant -> (kind of the customer's id, the drinks' quirk, how the look-alike app is named)
+VARIANTS = (("quotes", "quotes", "suffix"), ("unicode", "unicode", "case"),
+            ("like", "spaces", "suffix"), (None, "unicode", "case"))
 
 
-# --- prepare ---------------------------------------------------------------------------------------
+# --- the world ---------------------------------------------------------------------------------
 
-def _drinks(rng, count: int) -> list[str]:
+def _drinks(rng: random.Random, quirk: str, count: int) -> list[str]:
+  """``count`` different drinks; the first (and about half the others) with the quirk."""
   chosen: list[str] = []
   while len(chosen) < count:
-    drink = " ".join(w for w in (rng.choice(SIZES), rng.choice(MILKS), rng.choice(BASES)) if w)
+    odd = not chosen or rng.random() < 0.5
+    base = rng.choice(QUIRKY[quirk] if odd else BASES)
+    drink = " ".join(w for w in (rng.choice(SIZES), rng.choice(MILKS), base) if w)
+    if quirk == "unicode" and (not chosen or rng.random() < 0.5):
+      drink = unicodedata.normalize("NFD", drink)  # the same letters, decomposed
+    if quirk == "spaces" and not chosen:
+      drink += " "  # as typed: a trailing space is part of what was said
     if drink not in chosen:
       chosen.append(drink)
   return chosen
 
 
-def _table_rows(db_path: Path, trusted: bool = False) -> dict[str, Any]:
-  """The file's four tables as JSON-able data, read with stdlib sqlite3 (empty: unreadable,
-  or not ADK's schema: a file the submission left is opened read-only with caps,
-  ``safe_sqlite``)."""
-  if not db_path.is_file():
-    return {}
-  try:
-    with closing(sqlite3.connect(db_path) if trusted else open_untrusted(db_path)) as connection:
-      def rows(query: str) -> list[list[Any]]:
-        return json.loads(json.dumps(sorted(connection.execute(query).fetchall(), key=repr)))
-
-      return {
-          "app_states": rows("SELECT app_name, state FROM app_states"),
-          "user_states": rows("SELECT app_name, user_id, state FROM user_states"),
-          "sessions": rows("SELECT app_name, user_id, id, state FROM sessions"),
-          "events": rows("SELECT app_name, user_id, session_id, timestamp, event_data "
-                         "FROM events ORDER BY timestamp, rowid"),
-      }
-  except sqlite3.Error:
-    return {}
+def _visit(rng: random.Random, clock: Clock, drink: str) -> list[dict[str, Any]]:
+  """An earlier visit as the Runner stores it (JSON events): the customer names ``drink``, the
+  tool saves it (its response and state_delta), the model confirms."""
+  uuid = lambda: str(UUID(int=rng.getrandbits(128), version=4))  # noqa: E731
+  turn, call, saved = f"e-{uuid()}", f"adk-{uuid()}", {"status": "saved", "favorite_drink": drink}
+  parts = [("user", {"text": f"My favourite drink is: {drink}"}, {}),
+           ("model", {"function_call": {"id": call, "name": TOOL, "args": {"drink": drink}}}, {}),
+           ("user", {"function_response": {"id": call, "name": TOOL, "response": saved}},
+            {"user:favorite_drink": drink, "last_drink": drink}),
+           ("model", {"text": f"Saved: {json.dumps(saved, sort_keys=True)}"}, {})]
+  return [{"id": uuid(), "invocation_id": turn, "author": "user" if n == 0 else AGENT,
+           "timestamp": clock.tick(rng), "content": {"role": role, "parts": [part]},
+           "actions": {"state_delta": delta}} for n, (role, part, delta) in enumerate(parts)]
 
 
-async def prepare(workdir: Path, resources: Resources) -> dict[str, Any]:
-  seed, rng = rng_for(resources.seed)
-  taken: set[str] = set()
-  app, other_app = app_name(rng, taken), app_name(rng, taken)
-  first, other = rng.sample(FIRST_NAMES, 2)
-  customer = first
-  neighbour = f"{first}{rng.choice(('a', 'ie', 'y', '_jr'))}"  # shares the customer's prefix
-  first_drink, tried, second_drink, neighbour_drink, elsewhere = _drinks(rng, 5)
-  db_path = Path(workdir) / DB_NAME
-  service = SqliteSessionService(str(db_path))
-  sessions = {}
-  for label, user in (("first", customer), ("second", customer), ("neighbour", neighbour)):
-    created = await service.create_session(app_name=app, user_id=user,
-                                           session_id=f"{label}-{rng.getrandbits(32):08x}")
-    sessions[label] = created.id
-  # Already there: the app's state, a user key of the customer, another customer, and the
-  # same customer in another app with another favourite.
-  await service.create_session(app_name=app, user_id=customer,
-                               state={"app:menu": {"season": "autumn", "items": 12},
-                                      "user:name": customer.title()})
-  await service.create_session(app_name=app, user_id=other,
-                               state={"user:favorite_drink": "water", "user:name": other.title()})
-  await service.create_session(app_name=other_app, user_id=customer,
-                               state={"user:favorite_drink": elsewhere})
-  del service
-  said = 'My favorite drink is "{}" now.'
-  script = [
-      {"user": customer, "session": sessions["first"], "drink": first_drink,
-       "text": f'Hi! {said.format(first_drink)}'},
-      {"user": customer, "session": sessions["second"], "drink": tried,
-       "text": f'Back again. {said.format(tried)}'},
-      # The same conversation changes its mind: its last_drink is the second drink it named.
-      {"user": customer, "session": sessions["second"], "drink": second_drink,
-       "text": f'Actually, no. {said.format(second_drink)}'},
-      {"user": neighbour, "session": sessions["neighbour"], "drink": neighbour_drink,
-       "text": said.format(neighbour_drink)},
-      {"user": customer, "session": sessions["first"], "drink": None,
-       "text": "Thanks, see you tomorrow!"},
-  ]
-  return {"seed": seed, "db_path": str(db_path), "app": app, "other_app": other_app,
-          "customer": customer, "neighbour": neighbour, "other": other,
-          "sessions": sessions, "script": script,
-          "drinks": {"first": first_drink, "tried": tried, "second": second_drink,
-                     "neighbour": neighbour_drink, "elsewhere": elsewhere},
-          "before": _table_rows(db_path, trusted=True)}
+def _interleave(rng: random.Random, lists: list[list]) -> list:
+  """The lists' items merged at random, each list's own order kept."""
+  placed = [(at, item) for items in lists for at, item in zip(
+      sorted(rng.random() for _ in items), items)]
+  return [item for _at, item in sorted(placed, key=lambda pair: pair[0])]
 
 
-# --- act -------------------------------------------------------------------------------------------
+def generate(rng: random.Random, variant: int) -> dict[str, Any]:
+  kind, quirk, twin_kind = VARIANTS[variant]
+  main = awkward_user_id(rng, kind or rng.choice(("glob", "emoji", "spaces")))
+  looks = lookalike_ids(rng, main)
+  composed = unicodedata.normalize("NFD" if main == unicodedata.normalize("NFC", main)
+                                   else "NFC", main)
+  speakers = [main, looks[0]] + ([composed if composed != main else looks[1]]
+                                 if variant in (1, 2) else [])
+  bystanders = [u for u in dict.fromkeys(looks[1:3] + [composed, rng.choice(FIRST_NAMES)])
+                if u not in speakers][:3]
+  app = f"{rng.choice(STEMS)}_{rng.randrange(10, 99)}"
+  twin_app = f"{app}_beta" if twin_kind == "suffix" else app.upper()
+  shared = rng.choice(SHARED_SESSION_IDS)
+  d1, d0, d2, d3, d4, e1, e2, t1, old, elsewhere = _drinks(rng, quirk, 10)
+  if variant == 1:  # the third customer names the customer's first drink, composed otherwise
+    t1 = unicodedata.normalize("NFC" if d1 != unicodedata.normalize("NFC", d1) else "NFD", d1)
+  clock, store = Clock(rng), []
 
-def _rules():
-  """The offline model: a quoted drink in the customer's message -> a call of the tool with
-  exactly that text; the tool's answer -> a confirmation; anything else -> a greeting."""
+  def create(app_: str, user: str, sid: str, state: dict[str, Any]) -> str:
+    store.append({"op": "create", "app": app_, "user": user, "id": sid, "state": state})
+    return sid
+
+  def visit(app_: str, user: str, sid: str, drink: str) -> None:
+    store.extend({"op": "append", "app": app_, "user": user, "id": sid, "event": event}
+                 for event in _visit(rng, clock, drink))
+
+  profile = {"user:name": main.strip().title(), "user:allergies": rng.sample(
+      ["nuts", "lactose", "gluten", "soy"], rng.randrange(1, 3)),
+      "user:loyalty": {"stamps": rng.randrange(1, 9), "tier": rng.choice(("gold", "basic"))}}
+  app_state = {"app:menu": {"season": rng.choice(("autumn", "spring")),
+                            "specials": rng.sample(BASES, 2)}, "app:opening": "7-19"}
+  visit_id = (lambda: f'visit "{secret(rng)[:4]}"') if kind == "quotes" \
+      else (lambda: f"visit-{secret(rng)}")
+  if variant != 3:  # a regular: an earlier visit set a favourite; else a first visit
+    earlier = create(app, main, visit_id(), {**app_state, **profile, "table": 4,
+                                             "order": {"items": [old], "paid": True}})
+    visit(app, main, earlier, d0)
+  s1 = create(app, main, shared, {**(app_state if variant == 3 else {}), "table": 2}
+              if variant % 2 else {})
+  s2 = create(app, main, visit_id(), {})
+  new = create(app, main, f"later-{secret(rng)}", {"mood": "rushed"} if variant else {})
+  sl = create(app, speakers[1], shared, {"user:name": speakers[1].strip()} if variant else {})
+  st = create(app, speakers[2], visit_id(), {}) if len(speakers) > 2 else None
+  for user in bystanders:
+    sid = create(app, user, rng.choice((shared, visit_id())), {"user:name": user.strip()})
+    visit(app, user, sid, rng.choice((old, elsewhere, d1)))
+  twin = create(twin_app, main, shared, {"user:name": main.strip(), "app:menu": {"season": "x"}})
+  visit(twin_app, main, twin, elsewhere)
+
+  main_steps = [(s1, d1, "first"), (s2, d2, "first"), (s2, d3, "change")]
+  main_steps += {0: [(s1, d3, "again")], 2: [(s2, d3, "again"), (s1, None, "")]}.get(
+      variant, [rng.choice(((s1, None, ""), (s1, d4, "first")))])
+  look_steps = [(sl, e1, "first")] + rng.choice(([], [(sl, e2, "change")], [(sl, e1, "again")]))
+  steps = _interleave(rng, [[(main,) + s for s in main_steps],
+                            [(speakers[1],) + s for s in look_steps],
+                            [(speakers[2], st, t1, "first")] if st else []])
+  steps.append((main, new, None, ""))
+  said = {"first": "Hi! My favourite drink is: {}", "change": "Actually, no. My favorite drink "
+          "is: {}", "again": "Just so you know, my favourite drink is: {}"}
+  turns = [{"user": user, "session": sid, "drink": drink,
+            "text": said[how].format(drink) if drink else rng.choice(SMALL_TALK)}
+           for user, sid, drink, how in steps]
+  return {"variant": variant, "app": app, "twin_app": twin_app, "main": main,
+          "speakers": speakers, "bystanders": bystanders, "store": store, "turns": turns}
+
+
+async def build(spec: dict[str, Any], folder: Path, resources: Resources) -> dict[str, Any]:  # noqa: ARG001
+  await play(SqliteSessionService(str(folder / DB_NAME)), spec["store"])
+  return {"db": DB_NAME, "app": spec["app"],
+          "turns": [[t["user"], t["session"], t["text"]] for t in spec["turns"]]}
+
+
+# --- act ---------------------------------------------------------------------------------------
+
+def _rules() -> list:
+  """The offline model: a named drink -> a call of the tool with exactly that text; the tool's
+  answer -> a confirmation that quotes it; anything else -> a greeting."""
   from adkcourse.offline_model import fallback, on_tool, on_user
 
-  return [
-      on_user(r'favou?rite drink is "(?P<drink>[^"]+)"', call=TOOL,
-              args=lambda match, turn: {"drink": match.group("drink")}),
-      on_tool(TOOL, reply=lambda turn: f"Saved: {turn.result}"),
-      fallback("Hello! What can I get you?"),
-  ]
+  def confirm(turn: Any) -> str:
+    return "Saved: " + json.dumps(turn.result, sort_keys=True, ensure_ascii=False, default=str)
+
+  return [on_user(NAMED, call=TOOL, args=lambda match, turn: {"drink": match.group("drink")}),
+          on_tool(TOOL, reply=confirm), fallback("Hello! What can I get you?")]
 
 
-def _renamed(fn: Callable) -> Callable:
-  """Keep grading a function that has another name, under the tool name the agent expects."""
-  try:
-    fn.__name__ = TOOL
-  except (AttributeError, TypeError):
-    pass
-  return fn
+def _declaration(tool_context: ToolContext, drink: str) -> dict:  # noqa: ARG001
+  """Remember the customer's favourite drink (for all their visits) and this visit's drink.
+
+  Args:
+    drink: the drink the customer named, e.g. "oat milk latte".
+  """
+  raise NotImplementedError("the contract's declaration: never called")
 
 
-async def act(fn: Callable, workdir: Path, setup: dict[str, Any],  # noqa: ARG001
-              time_limit: Optional[float] = None) -> dict[str, Any]:
-  """Play the script through a real Runner whose agent has ``fn`` as its tool."""
+_declaration.__name__ = TOOL
+
+
+async def act(fn: Callable, world: ActWorld) -> None:
+  """Play the world's turns through a Runner whose agent has ``fn`` as its tool (one call per
+  turn: the tool runs inside it); the snapshot is taken after the last turn."""
   from google.adk.agents import Agent
   from google.adk.runners import Runner
-  from google.genai import types
 
   from adkcourse.offline_model import OfflineModel
 
-  trial = Trial()
-  if getattr(fn, "__name__", TOOL) != TOOL:
-    trial.notes.append(f"the function is called {fn.__name__!r}; the tool must be named {TOOL}")
-    fn = _renamed(fn)
-  if callable(fn) and hasattr(fn, "__code__") and fn.__code__.co_flags & 0x80:  # CO_COROUTINE
-    trial.notes.append(f"`{TOOL}` is defined with `async def`: the contract is a plain `def`")
-  service = SqliteSessionService(setup["db_path"])
-  agent = Agent(name=AGENT, model=OfflineModel(rules=_rules()), tools=[fn],
-                instruction="Remember drinks with the tool.\n"
-                            "Favourite drink: {user:favorite_drink?}")
-  runner = Runner(app_name=setup["app"], agent=agent, session_service=service)
-  script = setup["script"]
-  budget = TimeBudget(time_limit, len(script))
-
-  async def say(user: str, session_id: str, text: str) -> None:
-    message = types.Content(role="user", parts=[types.Part(text=text)])
-    async for _event in runner.run_async(user_id=user, session_id=session_id,
-                                         new_message=message):
-      pass
-
-  # The tool runs inside the Runner: what it raises surfaces from the conversation. ADK's own
-  # traceback log is muted: the note says what happened.
-  adk_logger = logging.getLogger("google_adk")
-  level = adk_logger.level
-  adk_logger.setLevel(logging.CRITICAL)
-  try:
-    for turn in script:
-      await call_submission(trial, say, turn["user"], turn["session"], turn["text"],
-                            is_async=None, label=TOOL, budget=budget)
-  finally:
-    adk_logger.setLevel(level)
-  notes = list(dict.fromkeys(trial.notes))  # the same failure on every turn: one note
-  return {"notes": notes}
+  name = getattr(fn, "__name__", TOOL)
+  if name != TOOL:
+    world.snapshot_notes.append(f"the function is called {name!r}; the tool must be named {TOOL}")
+  if inspect.iscoroutinefunction(fn):
+    world.snapshot_notes.append(f"`{TOOL}` is defined with `async def`: the contract is a plain "
+                                "`def`")
+  agent = Agent(name=AGENT, model=OfflineModel(rules=_rules()),
+                tools=[DeclaredTool(fn, _declaration)], instruction=INSTRUCTION)
+  runner = Runner(app_name=world.inputs["app"], agent=agent,
+                  session_service=SqliteSessionService(world.path(world.inputs["db"])))
+  with quiet_adk():
+    for user, session, text in world.inputs["turns"]:
+      await world.call(say, runner, user, session, text, label=TOOL, is_async=None)
+      if world.outcomes[-1]["raised"] or world.outcomes[-1]["stopped"]:
+        break  # the world earns nothing now: no need to play the rest
+  world.snapshot()
 
 
-# --- observe ---------------------------------------------------------------------------------------
+# --- observe -----------------------------------------------------------------------------------
 
-@dataclass
-class DrinkTrial(Trial):
-  setup: dict[str, Any] = field(default_factory=dict)
-  before: dict[str, Any] = field(default_factory=dict)
-  after: dict[str, Any] = field(default_factory=dict)
-  user_states: dict[tuple[str, str], Any] = field(default_factory=dict)
-  session_states: dict[str, Any] = field(default_factory=dict)  # this app's sessions, by id
-  responses: list[tuple[str, Any]] = field(default_factory=list)  # (session id, response)
-  calls: int = 0
-
-
-def _json(text: Any) -> Any:
-  try:
-    return json.loads(text) if isinstance(text, str) else None
-  except ValueError:
-    return None
+async def observe(spec: dict[str, Any], folder: Path, inputs: dict[str, Any], view: View  # noqa: ARG001
+                  ) -> dict:
+  where = view.snapshot or folder
+  observed = runner_stable(read_sqlite(where / DB_NAME, ("db",), trusted=view.kind == "pristine"))
+  observed.update(folder_files(where, ("folder",)))
+  if view.kind != "pristine":
+    observed.update(stray_files(folder.parent, ("elsewhere",)))
+  return observed
 
 
-async def observe(workdir: Path, setup: dict[str, Any], acted: Any) -> DrinkTrial:  # noqa: ARG001
-  trial = DrinkTrial(notes=untrusted_notes(acted), setup=setup, before=setup["before"],
-                     after=_table_rows(Path(setup["db_path"])))
-  if not trial.after:
-    trial.notes.append(f"{DB_NAME} could not be read after the conversation")
-  for app, user, state in trial.after.get("user_states", []):
-    trial.user_states[(app, user)] = _json(state)
-  for app, _user, session_id, state in trial.after.get("sessions", []):
-    if app == setup["app"]:
-      trial.session_states[session_id] = _json(state)
-  for app, _user, session_id, _ts, data in trial.after.get("events", []):
-    event = _json(data)
-    if app != setup["app"] or not isinstance(event, dict):
-      continue
-    content = event.get("content") if isinstance(event.get("content"), dict) else {}
-    for part in content.get("parts") or []:
-      if not isinstance(part, dict):
-        continue
-      call, response = part.get("function_call"), part.get("function_response")
-      if isinstance(call, dict) and call.get("name") == TOOL:
-        trial.calls += 1
-      if isinstance(response, dict) and response.get("name") == TOOL:
-        trial.responses.append((session_id, response.get("response")))
-  # Messages are stored whatever the tool does: what counts as acting is a change of state.
-  trial.acted = any(trial.after.get(t) != trial.before.get(t)
-                    for t in ("app_states", "user_states", "sessions"))
-  return trial
+def classify(spec: dict[str, Any], key: tuple) -> Any:
+  if key[0] in ("folder", "elsewhere"):
+    return STAYS  # a file of its own: something else outlives the conversation
+  if key[0] == "db" and key[1] in ("missing", "unreadable"):
+    return tuple(c.name for c in CHECKS)
+  events = key[0] == "events"
+  table, owner = ("events", key[1:3]) if events else (key[2], key[3:5]) if key[1] == "table" \
+      else (None, ())
+  if table not in ("events", "user_states", "sessions") or len(owner) < 2 \
+      or owner[0] != spec["app"] or owner[1] not in spec["speakers"]:
+    return OTHERS  # other customers and apps, app state, schema and format
+  if events:  # a state change is judged by its key; the rest is what the model read and said
+    field = key[6:]
+    if field[:3] != ("event_data", "actions", "state_delta") or len(field) < 4:
+      return CONFIRM
+    return MINE.get(str(field[3]), OTHERS if str(field[3]).startswith("app:") else STAYS)
+  field, own = (key[5:], "favorite_drink") if table == "user_states" else (key[6:], "last_drink")
+  if field[:1] == ("state",) and len(field) > 1 and field[1] != own:
+    return STAYS
+  if field == ("update_time",) and table == "sessions":
+    return CONFIRM  # a conversation's time follows its events
+  return FAV if table == "user_states" else LAST
 
 
-# --- checks ----------------------------------------------------------------------------------------
-
-def _user_state(trial: DrinkTrial, user: str, app: Optional[str] = None) -> dict[str, Any]:
-  state = trial.user_states.get((app or trial.setup["app"], user))
-  return state if isinstance(state, dict) else {}
+def describe(spec: dict[str, Any], key: tuple) -> str:  # noqa: ARG001
+  return describe_store_key(key, {"folder": "the database's folder",
+                                  "elsewhere": "the work folder"})
 
 
-def _session_state(trial: DrinkTrial, label: str) -> dict[str, Any]:
-  state = trial.session_states.get(trial.setup["sessions"][label])
-  return state if isinstance(state, dict) else {}
+def label(spec: dict[str, Any]) -> str:
+  return (f"{len(spec['turns'])} turns of {', '.join(who(s) for s in spec['speakers'])} "
+          f"in {spec['app']!r}")
 
 
-def _mentions(value: Any, text: str) -> bool:
-  """Whether ``text`` appears in any string inside ``value`` (JSON data)."""
-  if type(value) is str:
-    return text in value
-  if isinstance(value, dict):
-    return any(_mentions(k, text) or _mentions(v, text) for k, v in value.items())
-  if isinstance(value, list):
-    return any(_mentions(v, text) for v in value)
-  return False
+# --- what every outcome must satisfy -----------------------------------------------------------
+
+def properties(spec: dict[str, Any], observed: dict, pristine: dict) -> list[tuple[str, str]]:
+  """What the contract says of every outcome (the reference's too): each speaker's favourite
+  and each conversation's last drink is the drink named last there, as a str; each answer is
+  exactly the contract's; nothing of anyone else changed; something was stored at all."""
+  problems: list[tuple[str, str]] = []
+  app, favourite, last, turns = spec["app"], {}, {}, {}
+  for turn in spec["turns"]:  # their conversations start empty: turn n there is the n-th
+    where = (turn["user"], turn["session"])
+    turns[where] = turns.get(where, 0) + 1
+    if turn["drink"] is not None:
+      favourite[turn["user"]] = last[where] = drink = turn["drink"]
+      answer = ("events", app, *where, turns[where], 3, "event_data", "content", "parts", 0,
+                "function_response", "response")
+      found = {k[len(answer):]: v for k, v in observed.items() if k[:len(answer)] == answer}
+      if not same(found, {("status",): "saved", ("favorite_drink",): drink}):
+        problems.append((CONFIRM, f"{describe(spec, answer)} is not exactly {{'status': "
+                                  f"'saved', 'favorite_drink': {drink!r}}}"))
+  for user, drink in favourite.items():
+    found = observed.get(("db", "table", "user_states", app, user, "state", "favorite_drink"))
+    if not (type(found) is str and found == drink):
+      problems.append((FAV, f"{who(user)}'s user:favorite_drink is {show(found)}, not {drink!r}"))
+  for (user, sid), drink in last.items():
+    found = observed.get(("db", "table", "sessions", app, user, sid, "state", "last_drink"))
+    if not (type(found) is str and found == drink):
+      problems.append((LAST, f"{sid!r} of {who(user)} has last_drink {show(found)}, not "
+                             f"{drink!r}"))
+  changed = [key for key in set(observed) | set(pristine)
+             if not same(observed.get(key, ABSENT), pristine.get(key, ABSENT))]
+  problems += [(classify(spec, key), f"{describe(spec, key)} changed") for key in changed
+               if classify(spec, key) in (STAYS, OTHERS)]
+  if not any(key[0] == "db" and "state" in key for key in changed):
+    problems += [(check, "the tool stored nothing, so leaving the rest untouched proves nothing "
+                         "yet") for check in (STAYS, OTHERS)]
+  return problems
 
 
-def _describe(value: Any) -> str:
-  return "nothing" if value is None else f"{type(value).__name__} {json.dumps(value)[:80]}"
-
-
-@check(3)
-def favorite_follows_the_customer(trial: DrinkTrial) -> tuple[float, str]:
-  """Every later conversation of the customer sees ``favorite_drink``: exactly the drink they
-  named last (in another conversation), as a string; the look-alike customer sees theirs."""
-  drinks, setup = trial.setup["drinks"], trial.setup
-  got = _user_state(trial, setup["customer"]).get("favorite_drink")
-  neighbour = _user_state(trial, setup["neighbour"]).get("favorite_drink")
-  if type(got) is str and got == drinks["second"] and type(neighbour) is str \
-      and neighbour == drinks["neighbour"]:
-    return 1, "every later conversation of each customer sees their latest favourite drink"
-  if got is None:
-    in_session = [k for k in _session_state(trial, "second") if "favorite" in k]
-    if in_session:
-      return 0, (f"a new conversation of the customer sees no favorite_drink: only the "
-                 f"conversation it was named in holds it ({', '.join(in_session)})")
-    return 0, "no later conversation of the customer sees a favorite_drink"
-  if got == drinks["first"]:
-    return 0.5, ("user:favorite_drink still holds the first drink although the customer named "
-                 "another one later: store the drink each time it is named")
-  if got != drinks["second"] or type(got) is not str:
-    return 0.5, (f"user:favorite_drink is {_describe(got)}; it must be the `drink` argument "
-                 f"itself, a string ({drinks['second']!r} here)")
-  return 0.5, (f"the customer's favourite is right, but the look-alike customer "
-               f"{setup['neighbour']!r} has {_describe(neighbour)} instead of "
-               f"{drinks['neighbour']!r}")
-
-
-@check(2)
-def last_drink_in_each_session(trial: DrinkTrial) -> tuple[float, str]:
-  """Each conversation keeps, as its own value, ``last_drink`` = the drink named in it, as a
-  string."""
-  drinks = trial.setup["drinks"]
-  wanted = {"first": drinks["first"], "second": drinks["second"],
-            "neighbour": drinks["neighbour"]}
-  wrong = []
-  for label, drink in wanted.items():
-    got = _session_state(trial, label).get("last_drink")
-    if not (type(got) is str and got == drink):
-      wrong.append(f"the {label} conversation has {_describe(got)} instead of {drink!r}")
-  if not wrong:
-    return 1, "each conversation holds the drink named in it as last_drink"
-  return (3 - len(wrong)) / 3, "; ".join(wrong) + (
-      ": each conversation keeps the `drink` named in it as its own last_drink")
-
-
-@check(2, needs_action=True)
-def last_drink_stays_in_its_session(trial: DrinkTrial) -> tuple[float, str]:
-  """Nothing but the favourite outlives a conversation: no other key of the customer's user
-  state (which every conversation sees) holds a drink they named."""
-  setup, drinks = trial.setup, trial.setup["drinks"]
-  state = _user_state(trial, setup["customer"])
-  leaked = sorted(k for k, v in state.items() if k != "favorite_drink"
-                  and any(_mentions(v, drinks[d]) for d in ("first", "tried", "second")))
-  if not leaked:
-    return 1, "a new conversation sees the favourite only, not the last drink of another one"
-  return 0, (f"the customer's user state also holds user:{', user:'.join(leaked)}, so every "
-             "new conversation sees the drink of an earlier one: keep last_drink in the "
-             "conversation's own state")
-
-
-@check(2, needs_action=True)
-def other_customers_unaffected(trial: DrinkTrial) -> tuple[float, str]:
-  """Other customers, the same customer in another app, and the app's state are as they were."""
-  setup = trial.setup
-  mine = {(setup["app"], setup["customer"]), (setup["app"], setup["neighbour"])}
-  before = {(a, u): s for a, u, s in trial.before.get("user_states", [])}
-  after = {(a, u): s for a, u, s in trial.after.get("user_states", [])}
-  changed = sorted(f"{u!r} in {a!r}" for key in set(before) | set(after) if key not in mine
-                   for a, u in [key] if before.get(key) != after.get(key))
-  if trial.before.get("app_states") != trial.after.get("app_states"):
-    changed.append("the app's state (app: keys are every customer's)")
-  if not changed:
-    return 1, "other customers, other apps and the app's state are unchanged"
-  return 0, (f"changed: {', '.join(changed)}: a favourite belongs to one customer of one app")
-
-
-@check(1)
-def returns_confirmation(trial: DrinkTrial) -> tuple[float, str]:
-  """Each call's response (what the model reads) mentions the drink it saved."""
-  script = [t for t in trial.setup["script"] if t["drink"]]
-  if not trial.responses:
-    return 0, ("no tool response was stored (the tool was not called or failed)"
-               if trial.calls == 0 or not trial.notes else "the tool failed (see the notes)")
-  confirmed = 0
-  for turn in script:
-    if any(session == turn["session"] and _mentions(response, turn["drink"])
-           for session, response in trial.responses):
-      confirmed += 1
-  if confirmed == len(script):
-    return 1, "the tool's answer tells the model which drink was saved"
-  return confirmed / len(script), (
-      f"{len(script) - confirmed} of {len(script)} answers do not mention the drink saved: "
-      "return a dict that says what was saved, so the model can confirm it")
-
+CHECKS = (
+    Check(FAV, 3,
+          "Every call sets the customer's `user:favorite_drink` to `drink` itself (a str, "
+          "exactly as said), even when it already holds it: every later conversation of this "
+          "customer in this app sees the drink they named last; no one else does.",
+          hint="The user: prefix keeps a key for every conversation of one customer of one app; "
+               "store `drink` unchanged, on every call: no strip, no change of case or Unicode "
+               "form (values that look alike may differ: é, or e followed by an accent)",
+          success="every customer's later conversations see the drink they named last"),
+    Check(LAST, 2,
+          "Every call sets `last_drink` to `drink` in this conversation's own state: each "
+          "conversation keeps the drink last named in it; a new one starts without one.",
+          hint="A key without a prefix belongs to the conversation; set it to `drink` unchanged "
+               "on every call, even to the value it already has",
+          success="each conversation holds the drink last named in it as last_drink"),
+    Check(STAYS, 2,
+          "Nothing else is stored: no other key at any scope (no copy of the drink under "
+          "another key, no history, no extra conversation key, no file), and the customer's "
+          "other keys (`user:name`...) stay exactly as they were, not even rewritten with their "
+          "own value. temp: keys, which ADK never stores, are yours.",
+          hint="Each call's state_delta must hold exactly the two keys: anything else written "
+               "through tool_context.state is stored (None included) and outlives the call",
+          success="nothing but the two keys is stored", needs_action=True),
+    Check(OTHERS, 2,
+          "Other customers (ids that share a prefix, differ by case or look the same, the same "
+          "session id), the same customer in another app, the app's state and the rest of the "
+          "file stay exactly as they were.",
+          hint="app: keys are every customer's; user: keys belong to the customer of this "
+               "conversation in this app only",
+          success="other customers, other apps and the app's state are unchanged",
+          needs_action=True),
+    Check(CONFIRM, 1,
+          "Every call returns exactly {\"status\": \"saved\", \"favorite_drink\": drink}: the "
+          "function_response the model reads, and so its confirmation, say what was saved.",
+          hint="Return a plain dict with exactly these two items and the drink unchanged: a "
+               "str, another wording or extra items are another answer",
+          success="every answer tells the model exactly what was saved"),
+)
 
 EXERCISE = Exercise(
-    name="remember_favorite_drink",
+    name=TOOL,
     lesson="01_sessions_events_state",
     signature="def remember_favorite_drink(tool_context: ToolContext, drink: str) -> dict",
     is_async=False,
-    checks=(favorite_follows_the_customer, last_drink_in_each_session, last_drink_stays_in_its_session,
-            other_customers_unaffected, returns_confirmation),
-    prepare=prepare,
+    checks=CHECKS,
+    generate=generate,
+    build=build,
     act=act,
     observe=observe,
+    classify=classify,
+    properties=properties,
+    worlds=len(VARIANTS),
+    calls=lambda spec: len(spec["turns"]),
+    describe_key=describe,
+    label=label,
+    outcome_check=FAV,
 )

@@ -1,339 +1,337 @@
-"""Checks of the lesson-5 exercise ``remember_with_consent`` (memory only with consent, and
-forgetting on request).
+"""The judge of the lesson-5 exercise ``remember_with_consent`` (memory only with consent).
 
-Contract: ``async def remember_with_consent(callback_context) -> None`` is an agent's
-``after_agent_callback``. When the customer's ``user:memory_consent`` is ``True``, the whole
-conversation (what was said before the consent included) is in the memory service afterwards;
-otherwise nothing of it is added; and when it is ``False`` (consent refused or withdrawn), every
-memory copied from *this* conversation is deleted, while the customer's earlier conversations
-stay in memory. On ``InMemoryMemoryService`` a deleted entry never comes back, even after a new
-consent.
+Contract (``exercises/remember_with_consent.py``): an ``after_agent_callback`` on a Runner with
+an ``InMemoryMemoryService``; after each turn, with ``user:memory_consent`` True memory holds
+this conversation's events but the deleted ones, otherwise nothing of it is added, and with
+False what it added is deleted (``delete_memory``: never to come back); nothing else changes.
 
-The trial runs the function in a real ``Runner`` with ``InMemorySessionService`` and
-``InMemoryMemoryService`` (the one ADK 2.13 memory service with ``delete_memory``); an offline
-model calls a ``set_memory_consent`` tool when a customer says "consent yes/no" and echoes
-"note WORD" messages. Four customers, names and words drawn from the run's seed: one who speaks
-first and consents afterwards, one never asked, one who refuses, and one who consents in an
-earlier session and withdraws in a later one. ``act`` only plays the script and dumps the
-memory service's raw entries (app, user, session id, event id, author, timestamp, text parts:
-plain JSON) when the script probes memory (before the withdrawal) and at the end, plus on which
-customers' turns the callback raised. ``observe`` (trusted) validates the dumps strictly,
-rebuilds an ``InMemoryMemoryService`` from each and runs every search itself: no search result
-computed in the submission's process is used. (The dumps come from that process: forging them
-is the documented residual risk, and earns what leaving such entries would.)
+A world is a script played through Runners of two look-alike apps, over customers of kinds
+drawn per variant (``PLANS``: speaks then consents, never asked, refuses, withdraws later,
+consents again, speaks in an older session after withdrawing, answered on an earlier visit, a
+random walk), look-alike ids, session ids like ``default`` shared across customers and apps,
+interleaved turns, and earlier conversations (a bystander's too) already in memory.
+
+The memory service is the judge's (``MemoryServer``; the sandbox's Runner forwards every call).
+Observed: its state after every turn, recorded by the server: every entry of every app, user
+and session (what a search returns, whether it follows the one before in time, its other
+fields), and the ids lost without ``delete_memory`` (a later add brings them back). Event ids
+and times are the script's (``4f2a-t03.1``); ``classify`` asks the contract's model why.
 """
 
 from __future__ import annotations
 
-import logging
-from dataclasses import dataclass, field
-from pathlib import Path
+import random
 from typing import Any, Callable, Optional
 
-from ._base import Exercise, Resources, TimeBudget, Trial, call_submission, check, untrusted_notes
-from ._world import FIRST_NAMES, app_name, rng_for, secret
+from google.adk.runners import Runner
+
+from ._engine import Check, Exercise, Open, Resources
+from ._harness import ActWorld
+from ._remember_with_consent_support import (SEARCHED, ChannelMemoryService, MemoryServer,
+                                             StampedSessions, concierge, event_id, quiet,
+                                             turn_call)
+from ._world import FIRST_NAMES, SHARED_SESSION_IDS, awkward_user_id, secret
 
 FUNCTION = "remember_with_consent"
 AGENT = "consent_concierge"
-ROLES = ("keeper", "silent", "refuser", "leaver")
+YES, NO = "consent yes", "consent no"
+CHATTER = ("hello", "what is on the menu today?", "thanks, see you")
+# What each kind of customer says, turn by turn: a session number, then n ("note WORD"), c
+# (chatter), y (consent yes) or x (consent no); and the answer given on an earlier visit.
+PLANS: dict[str, tuple[Optional[bool], str]] = {
+    "consents after speaking": (None, "0n 0y 0n 0n"),
+    "never asked": (None, "0n 0c 0n"),
+    "refuses": (None, "0n 0x 0n"),
+    "withdraws later": (None, "0y 0n 1n 1x 1n"),
+    "withdraws, consents again": (None, "0n 0y 0n 0x 0n 0y 0n"),
+    "comes back": (None, "0y 0n 1x 1n 2n 2y 2n"),
+    "back to an old session": (None, "0y 0n 1n 1x 0n"),
+    "consented before": (True, "0n 0n 0x"),
+    "refused before": (False, "0n 0y 0n"),
+}
+VARIANTS = (
+    ("consents after speaking", "never asked", "refuses", "withdraws later"),
+    ("withdraws, consents again", "comes back", "never asked", "refused before"),
+    ("back to an old session", "consented before", "consents after speaking", "refuses"),
+    (),  # four random kinds, one of them a random walk
+)
 
 
-# --- prepare ---------------------------------------------------------------------------------------
+# --- the world ---------------------------------------------------------------------------------
 
-async def prepare(workdir: Path, resources: Resources) -> dict[str, Any]:  # noqa: ARG001
-  seed, rng = rng_for(resources.seed)
-  app = app_name(rng, set())
-  users = dict(zip(ROLES, rng.sample(FIRST_NAMES, len(ROLES))))
-  words = {key: f"w{secret(rng)}" for key in ("keeper_0", "keeper_1", "keeper_2", "silent",
-                                               "refuser", "leaver_earlier", "leaver_before",
-                                               "leaver_after")}
-  # (session, message): a session is named after its customer's role; the leaver has two.
-  script = [
-      ("keeper", f"note {words['keeper_0']}"),            # said before consenting: saved later
-      ("keeper", "consent yes"), ("keeper", f"note {words['keeper_1']}"),
-      ("silent", f"note {words['silent']}"),
-      ("refuser", "consent no"), ("refuser", f"note {words['refuser']}"),
-      ("leaver_earlier", "consent yes"), ("leaver_earlier", f"note {words['leaver_earlier']}"),
-      ("leaver", f"note {words['leaver_before']}"),      # user: consent carries over: saved
-      ("probe", "leaver_before"), ("probe", "leaver_earlier"),   # act searches: both saved?
-      ("leaver", "consent no"), ("leaver", f"note {words['leaver_after']}"),
-      ("keeper", f"note {words['keeper_2']}"),
-  ]
-  return {"seed": seed, "app": app, "users": users, "words": words, "script": script}
+def _user_ids(rng: random.Random, count: int) -> list[str]:
+  """Ids that look alike: one of another's case, one it prefixes, an awkward one."""
+  first = rng.choice(FIRST_NAMES)
+  ids = [first, first.title(), f"{first}_{rng.randrange(2, 9)}",
+         awkward_user_id(rng, rng.choice(("quotes", "unicode", "emoji", "spaces")))]
+  ids += [n for n in rng.sample(FIRST_NAMES, 6) if n != first]
+  return ids[:count]
 
 
-# --- act -------------------------------------------------------------------------------------------
-
-def _rules():
-  from adkcourse.offline_model import fallback, on_tool, on_user
-
-  return [
-      on_user(r"^consent (?P<answer>yes|no)$", call="set_memory_consent",
-              args=lambda match, turn: {"consent": match.group("answer") == "yes"}),
-      on_tool("set_memory_consent", reply="Your choice is saved."),
-      on_user(r"^note (?P<word>\w+)$", reply=lambda turn: f"Noted {turn.user_text.split()[-1]}."),
-      fallback("Hello!"),
-  ]
+def _seeded(rng: random.Random, app: str, user: str, session: str, start: float, tag: str,
+            number: int) -> dict[str, Any]:
+  """An earlier conversation already in memory (from a session no longer around)."""
+  word = f"w{secret(rng)}"
+  said = ((f"note {word}", "user", "user"), (f"Noted {word}.", AGENT, "model"))
+  return {"app": app, "user": user, "session": session, "events": [
+      {"id": f"{tag}-m{number:02d}.{n}", "author": author, "timestamp": start - 86400 + n,
+       "invocation_id": f"e-{secret(rng)}", "content": {"role": role, "parts": [{"text": text}]}}
+      for n, (text, author, role) in enumerate(said)]}
 
 
-def set_memory_consent(tool_context, consent: bool) -> dict:
-  """Records whether the customer lets the cafe remember their conversations.
+def generate(rng: random.Random, variant: int) -> dict[str, Any]:
+  app = f"cafe_{rng.randrange(100, 999)}"
+  other_app = rng.choice((f"{app}_beta", app.upper()))
+  kinds = list(VARIANTS[variant]) or rng.sample(sorted(PLANS), 3) + ["random walk"]
+  rng.shuffle(kinds)
+  users = _user_ids(rng, len(kinds) + 1)
+  start = 1_750_000_000.0 + rng.randrange(10**6)
+  tag = secret(rng)[:4]
+  shared = rng.choice(SHARED_SESSION_IDS)
+  customers, memory, plans = [], [], []
 
-  Args:
-    consent: True when the customer agrees, False when they refuse or withdraw.
-  """
-  tool_context.state["user:memory_consent"] = consent
-  return {"memory_consent": consent}
+  def customer(app_: str, user: str, kind: str) -> None:
+    walk = " ".join(sorted(f"{rng.randrange(2)}{rng.choice('nnyxc')}" for _ in range(6)))
+    consent, plan = PLANS.get(kind) or (rng.choice((None, True, False)), walk)
+    steps = [(int(step[0]), step[1]) for step in plan.split()]
+    count = max(number for number, _ in steps) + 1
+    sessions = [shared if rng.random() < 0.6 else f"s-{secret(rng)}"]
+    sessions += [f"s-{secret(rng)}" for _ in range(count - 1)]
+    customers.append({"app": app_, "user": user, "kind": kind, "consent": consent,
+                      "sessions": sessions})
+    if consent is not None or rng.random() < 0.3:  # a returning customer: memory already
+      memory.append(_seeded(rng, app_, user, f"s-{secret(rng)}", start, tag, len(memory)))
+    plans.append([(app_, user, sessions[number], text) for number, text in steps])
 
-
-async def act(fn: Callable, workdir: Path, setup: dict[str, Any],  # noqa: ARG001
-              time_limit: Optional[float] = None) -> dict[str, Any]:
-  """Play the script through a real Runner whose agent has ``fn`` as after_agent_callback."""
-  from google.adk.agents import Agent
-  from google.adk.memory import InMemoryMemoryService
-  from google.adk.runners import Runner
-  from google.adk.sessions import InMemorySessionService
-  from google.genai import types
-
-  from adkcourse.offline_model import OfflineModel
-
-  trial = Trial()
-  app, users, words = setup["app"], setup["users"], setup["words"]
-  sessions, memory = InMemorySessionService(), InMemoryMemoryService()
-  agent = Agent(name=AGENT, model=OfflineModel(rules=_rules()), tools=[set_memory_consent],
-                instruction="Ask for consent before remembering.", after_agent_callback=fn)
-  runner = Runner(app_name=app, agent=agent, session_service=sessions, memory_service=memory)
-  session_ids = {}
-  for name in dict.fromkeys(name for name, _ in setup["script"] if name != "probe"):
-    user = users[name.split("_")[0]]
-    session_ids[name] = (await sessions.create_session(app_name=app, user_id=user)).id
-  budget = TimeBudget(time_limit, sum(name != "probe" for name, _ in setup["script"]))
-  raised_on: set[str] = set()
-
-  async def say(name: str, text: str) -> None:
-    message = types.Content(role="user", parts=[types.Part(text=text)])
-    async for _event in runner.run_async(user_id=users[name.split("_")[0]],
-                                         session_id=session_ids[name], new_message=message):
-      pass
-
-  at_probe: Optional[list[dict[str, Any]]] = None
-  adk_logger = logging.getLogger("google_adk")
-  level = adk_logger.level
-  adk_logger.setLevel(logging.CRITICAL)
-  try:
-    for name, text in setup["script"]:
-      if name == "probe":
-        if at_probe is None:
-          at_probe = dump_memory(memory)
-        continue
-      noted = len(trial.notes)
-      await call_submission(trial, say, name, text, is_async=True, label=FUNCTION,
-                            budget=budget)
-      if len(trial.notes) > noted:                       # the turn failed: the callback raised
-        raised_on.add(name.split("_")[0])
-  finally:
-    adk_logger.setLevel(level)
-  if not getattr(fn, "__code__", None) or not fn.__code__.co_flags & 0x80:  # CO_COROUTINE
-    trial.notes.append(f"`{FUNCTION}` is not an `async def`: ADK awaits it, and the context's "
-                       "memory methods are coroutines")
-  return {"notes": list(dict.fromkeys(trial.notes)), "raised_on": sorted(raised_on),
-          "memory": {"at_probe": at_probe if at_probe is not None else [],
-                     "final": dump_memory(memory)}}
+  for user, kind in zip(users, kinds):
+    customer(app, user, kind)
+  customer(other_app, rng.choice(users[:len(kinds)]),
+           rng.choice([k for k in PLANS if k not in kinds] or sorted(PLANS)))
+  memory.append(_seeded(rng, app, users[-1], shared, start, tag, len(memory)))  # a bystander
+  turns = []
+  while any(plans):  # interleaved, each customer's steps in order
+    plan = rng.choice([p for p in plans if p])
+    app_, user, session, text = plan.pop(0)
+    text = {"n": f"note w{secret(rng)}", "c": rng.choice(CHATTER), "y": YES, "x": NO}[text]
+    turns.append({"app": app_, "user": user, "session": session, "text": text})
+  return {"variant": variant, "apps": [app, other_app], "start": start, "tag": tag,
+          "customers": customers, "memory": memory, "turns": turns}
 
 
-def dump_memory(memory: Any) -> list[dict[str, Any]]:
-  """Every entry of an ``InMemoryMemoryService``, in its own order (user, session, event), as
-  plain JSON: what ``observe`` rebuilds a service from. Nothing is searched here."""
-  entries = []
-  for (app, user), sessions in list(memory._session_events.items()):  # noqa: SLF001
-    for session_id, events in list(sessions.items()):
-      for event in list(events):
-        parts = (event.content.parts or []) if event.content else []
-        entries.append({"app": str(app), "user": str(user), "session": str(session_id),
-                        "id": str(event.id), "author": str(event.author),
-                        "timestamp": float(event.timestamp),
-                        "texts": [None if part.text is None else str(part.text)
-                                  for part in parts]})
-  return entries
+async def build(spec: dict[str, Any], folder, resources: Resources) -> dict[str, Any]:  # noqa: ARG001
+  """Nothing on disk: the memory is the judge's server; act needs the script."""
+  return {key: spec[key] for key in ("apps", "start", "tag", "turns", "customers")}
 
 
-# --- observe ---------------------------------------------------------------------------------------
+# --- act ---------------------------------------------------------------------------------------
 
-@dataclass
-class ConsentTrial(Trial):
-  setup: dict[str, Any] = field(default_factory=dict)
-  final: dict[str, list[str]] = field(default_factory=dict)
-  saved_before_withdrawal: list[str] = field(default_factory=list)
-  earlier_before_withdrawal: list[str] = field(default_factory=list)
-  raised_on: list[str] = field(default_factory=list)
-
-
-MAX_ENTRIES = 1_000   # entries in one dump (the script makes a few dozen)
-MAX_PARTS = 50        # text parts of one entry
-MAX_CHARS = 10_000    # characters of one field
-ENTRY_KEYS = {"app": str, "user": str, "session": str, "id": str, "author": str,
-              "timestamp": float, "texts": list}
-
-
-class MalformedDump(ValueError):
-  """A memory dump from ``act`` that is not exactly what ``dump_memory`` writes."""
-
-
-def _entries(value: Any, what: str) -> list[dict[str, Any]]:
-  """The entries of one dump, exactly typed and bounded; MalformedDump otherwise."""
-  if type(value) is not list:
-    raise MalformedDump(f"the {what} dump is a {type(value).__name__}, not a list")
-  if len(value) > MAX_ENTRIES:
-    raise MalformedDump(f"the {what} dump holds {len(value)} entries (at most {MAX_ENTRIES})")
-  for entry in value:
-    if type(entry) is not dict or set(entry) != set(ENTRY_KEYS):
-      raise MalformedDump(f"an entry of the {what} dump does not have exactly the keys "
-                          f"{', '.join(ENTRY_KEYS)}")
-    for key, kind in ENTRY_KEYS.items():
-      if type(entry[key]) is not kind:
-        raise MalformedDump(f"an entry's {key} in the {what} dump is a "
-                            f"{type(entry[key]).__name__}, not a {kind.__name__}")
-      if kind is str and len(entry[key]) > MAX_CHARS:
-        raise MalformedDump(f"an entry's {key} in the {what} dump is too long")
-    texts = entry["texts"]
-    if len(texts) > MAX_PARTS or not all(t is None or (type(t) is str and len(t) <= MAX_CHARS)
-                                         for t in texts):
-      raise MalformedDump(f"an entry's texts in the {what} dump are not a short list of "
-                          "strings (or nulls)")
-  return value
+async def act(fn: Callable, world: ActWorld) -> None:
+  """Play the script, one call per turn; after each, tell the judge's memory server that the
+  turn is over (it records its state then)."""
+  inputs = world.inputs
+  memory = ChannelMemoryService(world.channels["memory"])
+  sessions = StampedSessions(inputs["start"], inputs["tag"])
+  runners = {app: Runner(app_name=app, agent=concierge(AGENT, fn), session_service=sessions,
+                         memory_service=memory) for app in inputs["apps"]}
+  await sessions.open(inputs["customers"])
+  with quiet():
+    for number, turn in enumerate(inputs["turns"], start=1):
+      sessions.turn = number
+      call = turn_call(fn, runners[turn["app"]], turn["user"], turn["session"], turn["text"])
+      await world.call(call, label=FUNCTION)
+      memory.turn_done(number)
+      if world.outcomes[-1].get("stopped"):
+        break
+  world.snapshot()
 
 
-async def _rebuild(entries: list[dict[str, Any]]):
-  """A fresh ``InMemoryMemoryService`` holding ``entries``, in their order."""
-  from google.adk.events import Event
-  from google.adk.memory import InMemoryMemoryService
-  from google.genai import types
-
-  memory = InMemoryMemoryService()
-  for entry in entries:
-    try:
-      content = types.Content(parts=[types.Part(text=t) for t in entry["texts"]])
-      event = Event(id=entry["id"], author=entry["author"], timestamp=entry["timestamp"],
-                    invocation_id="", content=content)
-    except Exception as error:  # noqa: BLE001 - pydantic refusing a value
-      raise MalformedDump(f"an entry of a dump could not be rebuilt ({type(error).__name__})")
-    await memory.add_events_to_memory(app_name=entry["app"], user_id=entry["user"],
-                                      events=[event], session_id=entry["session"])
-  return memory
+async def observe(spec: dict[str, Any], folder, inputs: dict[str, Any], view) -> dict:  # noqa: ARG001
+  """Nothing but the memory server's own record (added by the engine)."""
+  return {}
 
 
-async def _found(memory: Any, app: str, user: str, word: str) -> list[str]:
-  """The authors of the entries a search for ``word`` returns in ``user``'s memory."""
-  result = await memory.search_memory(app_name=app, user_id=user, query=word)
-  return sorted(str(m.author) for m in result.memories
-                if any(word in (p.text or "") for p in (m.content.parts or [])))
+# --- what the contract expects, and why a difference costs what it costs ----------------------
+
+def _events_of(text: str) -> int:
+  """Events a turn stores: the message and the reply, plus a tool call and its result."""
+  return 4 if text in (YES, NO) else 2
 
 
-async def observe(workdir: Path, setup: dict[str, Any], acted: Any) -> ConsentTrial:  # noqa: ARG001
-  trial = ConsentTrial(notes=untrusted_notes(acted), setup=setup)
-  acted = acted if isinstance(acted, dict) else {}
-  app, users, words = setup["app"], setup["users"], setup["words"]
-  dumps = acted.get("memory")
-  try:
-    if type(dumps) is not dict or set(dumps) != {"at_probe", "final"}:
-      raise MalformedDump("the run did not report the memory service's contents")
-    before = await _rebuild(_entries(dumps["at_probe"], "probe"))
-    after = await _rebuild(_entries(dumps["final"], "final"))
-  except MalformedDump as error:
-    trial.notes.append(f"{error}: nothing could be judged")
-    trial.final = {key: [] for key in words}
-    trial.acted = False
-    return trial
-  trial.saved_before_withdrawal = await _found(before, app, users["leaver"],
-                                               words["leaver_before"])
-  trial.earlier_before_withdrawal = await _found(before, app, users["leaver"],
-                                                 words["leaver_earlier"])
-  trial.final = {key: await _found(after, app, users[key.split("_")[0]], word)
-                 for key, word in words.items()}
-  raised = acted.get("raised_on")
-  if isinstance(raised, list) and all(type(r) is str for r in raised):
-    trial.raised_on = [r for r in raised if r in ROLES]
-  trial.acted = bool(trial.saved_before_withdrawal) or any(trial.final.values())
-  return trial
+def expected(spec: dict[str, Any]) -> list[dict[str, Any]]:
+  """The contract played on the script: after each turn, the consent the callback saw, where
+  the turn was, each (app, user, session)'s entry ids in order, each (app, user)'s deleted
+  ids, and who had consented at some time before the turn."""
+  consent = {(c["app"], c["user"]): c["consent"] for c in spec["customers"]}
+  trusted = {user for user, answer in consent.items() if answer is True}
+  buckets = {(m["app"], m["user"], m["session"]): [e["id"] for e in m["events"]]
+             for m in spec["memory"]}
+  deleted: dict[tuple, set] = {}
+  said: dict[tuple, list[str]] = {}
+  states = []
+  for number, turn in enumerate(spec["turns"], start=1):
+    user, where = (turn["app"], turn["user"]), (turn["app"], turn["user"], turn["session"])
+    trusted_before = set(trusted)
+    said.setdefault(where, []).extend(event_id(spec["tag"], number, n)
+                                      for n in range(_events_of(turn["text"])))
+    if turn["text"] in (YES, NO):
+      consent[user] = turn["text"] == YES
+      trusted.update([user] if consent[user] else [])
+    gone = deleted.setdefault(user, set())
+    if consent.get(user) is True:
+      buckets[where] = [e for e in said[where] if e not in gone]
+    elif consent.get(user) is False:
+      for key in [k for k in buckets if k[:2] == user]:
+        kept = [e for e in buckets[key] if e not in said[where]]
+        gone.update(set(buckets[key]) - set(kept))
+        buckets[key] = kept
+    states.append({"consent": dict(consent), "where": where, "trusted_before": trusted_before,
+                   "buckets": {k: list(v) for k, v in buckets.items() if v},
+                   "deleted": {k: set(v) for k, v in deleted.items() if v}})
+  return states
 
 
-# --- checks ----------------------------------------------------------------------------------------
-
-BOTH = sorted(["user", AGENT])
+_MODELS: dict[int, tuple[dict, list]] = {}
 
 
-@check(3)
-def saved_with_consent(trial: ConsentTrial) -> tuple[float, str]:
-  """A customer whose ``user:memory_consent`` is True finds every message of the conversation
-  and every reply in memory afterwards."""
-  wanted = ["keeper_0", "keeper_1", "keeper_2"]
-  complete = [key for key in wanted if trial.final.get(key) == BOTH]
-  if len(complete) == len(wanted):
-    return 1, "a consenting customer's messages and the replies are in memory"
-  partial = [f"{key}: {trial.final.get(key) or 'nothing'}" for key in wanted if key not in complete]
-  return len(complete) / len(wanted), (
-      "the consenting customer's memory is incomplete (" + "; ".join(partial) + "): each turn's "
-      "message and reply, those said before the consent included, must be searchable once a "
-      "turn with consent is over")
+def _model(spec: dict[str, Any]) -> list[dict[str, Any]]:
+  """``expected(spec)``, computed once per world (classify asks for each difference)."""
+  held = _MODELS.get(id(spec))
+  if held is None or held[0] is not spec:
+    if len(_MODELS) > 16:
+      _MODELS.clear()
+    held = _MODELS[id(spec)] = (spec, expected(spec))
+  return held[1]
 
 
-def _not_kept(trial: ConsentTrial, key: str, who: str) -> tuple[float, str]:
-  found = trial.final.get(key)
-  if not found:
-    return 1, f"nothing is kept for {who}"
-  return 0, (f"memory was kept for {who} (entries by {', '.join(found)}): save only when "
-             "user:memory_consent is True")
+def _origin(entry: str) -> Optional[int]:
+  """The turn whose event ``entry`` is (``4f2a-t03.1`` -> 3; None: not an event of the
+  script)."""
+  head = entry.partition("-t")[2].partition(".")[0]
+  return int(head) if head.isdigit() else None
 
 
-@check(2, needs_action=True)
-def never_asked_not_saved(trial: ConsentTrial) -> tuple[float, str]:
-  """Nothing is added for a customer who was never asked (no ``user:memory_consent``), and the
-  callback does not fail on their turns."""
-  if "silent" in trial.raised_on:
-    return 0, ("the callback raised on the turns of a customer never asked: they have no "
-               "user:memory_consent at all, and their turns must still end normally")
-  return _not_kept(trial, "silent", "a customer never asked")
+def classify(spec: dict[str, Any], key: tuple) -> Any:
+  """Why the contract wants this entry there or not, after this turn: the check it costs."""
+  if len(key) < 7 or key[1] != "memory" or type(key[2]) is not int:
+    return tuple(c.name for c in CHECKS)  # the turns were not reported as they happened
+  states = _model(spec)
+  turn, kind, app, user = key[2], key[3], key[4], key[5]
+  if kind == "dropped" or not 1 <= turn <= len(states):
+    return "forgotten_on_withdrawal"  # removed without delete_memory: it would come back
+  session, entry = key[6], key[7] if len(key) > 7 else ""
+  now = states[turn - 1]
+  if entry in now["buckets"].get((app, user, session), ()):  # it should be there
+    withdrawn = now["consent"].get((app, user)) is False
+    return "forgotten_on_withdrawal" if withdrawn else "saved_with_consent"
+  if entry in now["deleted"].get((app, user), ()):
+    return "forgotten_on_withdrawal"
+  origin = _origin(entry) or turn
+  said = spec["turns"][origin - 1] if origin <= len(spec["turns"]) else {}
+  if (said.get("app"), said.get("user")) == (app, user):
+    session = said["session"]  # judged where it was said (an entry may be filed elsewhere)
+  seen = [s["consent"].get((app, user)) for s in states[:turn]
+          if s["where"] == (app, user, session)] or [now["consent"].get((app, user))]
+  if seen[-1] is None:
+    return "never_asked_not_saved"
+  if seen[-1] is True or session != key[6]:
+    return "saved_with_consent"
+  withdrawn = (app, user) in states[min(origin, turn) - 1]["trusted_before"]
+  return "nothing_after_withdrawal" if withdrawn else "refusal_respected"
 
 
-@check(2, needs_action=True)
-def refusal_respected(trial: ConsentTrial) -> tuple[float, str]:
-  """Nothing is added for a customer who refused (``user:memory_consent`` is False)."""
-  return _not_kept(trial, "refuser", "a customer who refused")
+def properties(spec: dict[str, Any], observed: dict, pristine: dict) -> list[tuple[str, str]]:  # noqa: ARG001
+  """The contract's model (``expected``) after every turn: the entries of each session, each
+  after the one before it in time, none lost without ``delete_memory`` (first miss per check)."""
+  held: dict[tuple, set] = {}
+  problems: dict[str, str] = {}
+  for key, value in observed.items():
+    if key[:2] == ("service", "memory") and len(key) == 8 and key[3] == "entry":
+      held.setdefault(key[2:3] + key[4:7], set()).add(key[7])
+      if not (value or {}).get("in_order", True):
+        problems.setdefault("saved_with_consent", f"{describe(spec, key)}: out of order")
+    elif key[:2] == ("service", "memory") and len(key) == 7 and key[3] == "dropped":
+      problems.setdefault("forgotten_on_withdrawal", f"{describe(spec, key)}: {value}")
+  for turn, state in enumerate(_model(spec), start=1):
+    for where in sorted(set(state["buckets"]) | {k[1:] for k in held if k[0] == turn}):
+      want, got = set(state["buckets"].get(where, [])), held.get((turn,) + where, set())
+      for entry in sorted(want ^ got)[:1]:
+        check = classify(spec, ("service", "memory", turn, "entry") + where + (entry,))
+        problems.setdefault(check, f"after turn {turn}, {_bucket(where)}: the contract leaves "
+                                   f"{sorted(want)}, found {sorted(got)}")
+  return sorted(problems.items())
 
 
-@check(2, needs_action=True)
-def nothing_after_withdrawal(trial: ConsentTrial) -> tuple[float, str]:
-  """Nothing the customer says after withdrawing consent is added."""
-  return _not_kept(trial, "leaver_after", "a customer after withdrawing")
+def _bucket(where: tuple) -> str:
+  return f"the memory of {where[1]!r} (app {where[0]!r})" + "".join(
+      f", session {session!r}" for session in where[2:3])
 
 
-@check(3)
-def forgotten_on_withdrawal(trial: ConsentTrial) -> tuple[float, str]:
-  """When consent is withdrawn (False), what this conversation had put in memory is deleted
-  (messages and replies), and only that: the customer's earlier conversations stay."""
-  if trial.saved_before_withdrawal != BOTH:
-    return 0, ("could not be tested: while the customer consented, their message and the reply "
-               "were not both in memory")
-  left = trial.final.get("leaver_before", [])
-  earlier = trial.final.get("leaver_earlier", [])
-  if not left and trial.earlier_before_withdrawal == BOTH and earlier != BOTH:
-    return 0.5, ("withdrawing consent also deleted the customer's earlier conversation: delete "
-                 "only the memories this conversation added")
-  if not left:
-    return 1, "withdrawing consent removed this conversation's memories"
-  return 0.5 if len(left) < 2 else 0, (
-      f"after withdrawal a search still finds entries by {', '.join(left)}: delete every memory "
-      "this conversation added (delete_memory takes the id a search returns: the event's id)")
+ROLES = {4: ("message", "tool call", "tool result", "reply"), 2: ("message", "reply")}
 
+
+def describe(spec: dict[str, Any], key: tuple) -> str:
+  """``after turn 5 ('ada' in session 'default': 'consent no'), the memory of 'ada' (app
+  'cafe_123'), session 'default', entry 4f2a-t03.1 (turn 3's tool call)``."""
+  if len(key) < 7 or key[1] != "memory" or type(key[2]) is not int:
+    return "the memory service's record (each turn over once, in order, nothing after the last)"
+  turns, turn, kind = spec["turns"], key[2], key[3]
+  entry = str(key[7] if kind == "event" else key[-1])
+  said = turns[turn - 1] if 1 <= turn <= len(turns) else {}
+  app = "" if said.get("app") == spec["apps"][0] else f" of app {said.get('app')!r}"
+  what, origin, number = entry, _origin(entry), entry.partition(".")[2]
+  if origin and origin <= len(turns) and number.isdigit():
+    roles = ROLES[_events_of(turns[origin - 1]["text"])]
+    what += f" (turn {origin}'s {roles[int(number)] if int(number) < len(roles) else 'event'})"
+  elif "-m" in entry:
+    what += " (an earlier conversation)"
+  return (f"after turn {turn} ({said.get('user')!r} in session {said.get('session')!r}{app}: "
+          f"{said.get('text')!r}), {_bucket(key[4:6] if kind == 'dropped' else key[4:7])}, "
+          f"entry {what}" + (f", its {key[8]}" if kind == "event" else ""))
+
+
+CHECKS = (
+    Check("saved_with_consent", 3,
+          "After each turn where the customer's user:memory_consent is True, memory holds this "
+          "conversation's events in order (messages, tool calls, their results and replies, those "
+          "from before the consent included), all but the deleted ones, under this session.",
+          hint="add_session_to_memory stores the whole session as it is now; the last event, "
+               "or this turn's events only, miss what came before",
+          success="a consenting customer's conversation is in memory after every turn"),
+    Check("never_asked_not_saved", 2,
+          "Nothing is added for a customer never asked (no user:memory_consent), and their "
+          "turns end normally.",
+          hint="A customer never asked has no user:memory_consent at all: read it with .get",
+          success="nothing is kept for customers never asked", needs_action=True),
+    Check("refusal_respected", 2,
+          "Nothing is added for a customer whose user:memory_consent is False.",
+          hint="Save only when the value is True, not when the key is merely there",
+          success="nothing is kept for customers who refused", needs_action=True),
+    Check("forgotten_on_withdrawal", 3,
+          "When user:memory_consent is False, every memory this conversation added is deleted "
+          "with delete_memory (it never comes back, even after a new consent), and only those: "
+          "the customer's other conversations stay.",
+          hint="delete_memory takes a memory id, which is the event's id here; re-adding an "
+               "emptied session hides entries without deleting them, so a later add brings them "
+               "back; a search finds other conversations too, and never tool calls",
+          success="withdrawing consent removes exactly this conversation's memories"),
+    Check("nothing_after_withdrawal", 2,
+          "Nothing the customer says after withdrawing consent is added, until they consent "
+          "again.",
+          hint="Read the consent on every turn: it can change in any session",
+          success="nothing said after a withdrawal is kept", needs_action=True),
+)
 
 EXERCISE = Exercise(
-    name=FUNCTION,
-    lesson="05_long_term_memory",
+    name=FUNCTION, lesson="05_long_term_memory", is_async=True, checks=CHECKS,
     signature="async def remember_with_consent(callback_context) -> None",
-    is_async=True,
-    checks=(saved_with_consent, never_asked_not_saved, refusal_respected, forgotten_on_withdrawal,
-            nothing_after_withdrawal),
-    prepare=prepare,
-    act=act,
-    observe=observe,
+    generate=generate, build=build, act=act, observe=observe, classify=classify,
+    leaves_open=(
+        Open(("service", "memory", "*", "event", "**"),
+             "an entry's fields that no search returns (its invocation, actions, node): the "
+             "contract is about what memory gives back: " + ", ".join(SEARCHED)),
+    ),
+    properties=properties, worlds=len(VARIANTS), calls=lambda spec: len(spec["turns"]),
+    describe_key=describe,
+    label=lambda spec: "customers: " + "; ".join(c["kind"] for c in spec["customers"]),
+    servers=lambda spec: {"memory": MemoryServer(spec["memory"], len(spec["turns"]))},
 )

@@ -1,4 +1,4 @@
-"""A token threshold of 100 with 4 events kept summarises on most turns: too many model calls."""
+"""A fixed token threshold of 100 keeping 4 events: with long turns what is left after a summary triggers the next, too many model calls."""
 from google.adk.agents.run_config import RunConfig
 from google.adk.apps.app import EventsCompactionConfig
 from google.adk.sessions.base_session_service import GetSessionConfig

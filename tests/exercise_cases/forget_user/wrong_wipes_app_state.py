@@ -3,7 +3,7 @@
 import sqlite3
 from contextlib import closing
 
-LOSES = ('app_state_untouched',)
+LOSES = ('file_stays_adks',)
 
 
 async def forget_user(service, db_path, app_name, user_id):

@@ -1,4 +1,4 @@
-"""Keeps the previous favourite as `user:previous_favorite`: an older drink outlives its conversation."""
+"""Keeps the previous favourite as `user:previous_favorite`: an older drink outlives its visit."""
 
 LOSES = ("last_drink_stays_in_its_session",)
 

@@ -1,6 +1,8 @@
-"""Compaction every 6 invocations without overlap: four summaries in 24 turns, the prompt still within budget."""
+"""Compaction every 6 invocations without overlap: six raw turns already pass a tight budget, and the summaries pile up."""
 from google.adk.agents.run_config import RunConfig
 from google.adk.apps.app import EventsCompactionConfig
+from google.adk.sessions.base_session_service import GetSessionConfig
+LOSES = ("every_prompt_within_budget",)
 
 
 def fit_the_budget(budget_tokens, summarizer):

@@ -1,6 +1,8 @@
-"""Sliding-window compaction every 3 invocations without overlap, built from keyword arguments."""
+"""Interval 3 with no overlap (the issue): one summary per 3 turns that nothing replaces, so 60 turns carry 20 of them."""
 from google.adk.agents.run_config import RunConfig
 from google.adk.apps.app import EventsCompactionConfig
+from google.adk.sessions.base_session_service import GetSessionConfig
+LOSES = ("every_prompt_within_budget",)
 
 
 def fit_the_budget(budget_tokens, summarizer):

@@ -1,4 +1,10 @@
-"""On withdrawal searches memory with each event's text and deletes the entries of this session."""
+"""On withdrawal deletes this session's entries that a search finds: no search finds tool calls.
+
+A search matches words of text parts, so the function call and function response events that
+the consent turns stored stay in memory (and a search returns 10 entries at most).
+"""
+
+LOSES = ("forgotten_on_withdrawal",)
 
 
 async def remember_with_consent(callback_context) -> None:

@@ -1,6 +1,8 @@
-"""Token-threshold compaction at 150 estimated tokens, keeping the 2 newest events raw: few, timely summaries."""
+"""A fixed token threshold of 150 (never reads budget_tokens): right for budget 180, over any budget below about 180."""
 from google.adk.agents.run_config import RunConfig
 from google.adk.apps.app import EventsCompactionConfig
+from google.adk.sessions.base_session_service import GetSessionConfig
+LOSES = ("every_prompt_within_budget",)
 
 
 def fit_the_budget(budget_tokens, summarizer):

@@ -1,0 +1,180 @@
+"""Observing what a real ``Runner`` wrote into a session store, so that two runs compare.
+
+Two runs of the same conversation never write the same bytes: every event gets a fresh id
+(a UUID), every turn an invocation id (``e-<uuid>``), every function call an id
+(``adk-<uuid>``), and every event, session update and state update the clock's reading. None of
+them is the code's doing, and leaving them out of the comparison would leave whole rows
+unjudged. So ``runner_stable`` rewrites a ``read_sqlite`` observation:
+
+- the events leave the ``events`` table for a group of their own, ``("events", app, user,
+  session, turn, n, *field)``: turn ``t`` is the ``t``-th invocation of the session, ``n`` the
+  event's place in it, in ADK's own order (timestamps). A turn with one event more or less
+  leaves the other turns' keys as they were;
+- the ids inside an event become what they stand for: ``turn 2`` (an invocation), ``event
+  2.3`` (an event), ``call 1`` (a function call, numbered by first appearance in its session):
+  a function response still names the call it answers;
+- a time that is some event's timestamp becomes ``time of event 2.3 of (user, session)`` (so
+  an ``update_time`` says which event last wrote its row); any other time is kept as it is
+  (the pristine world's times are identical in every copy).
+
+An empty ``state_delta`` is left out: no state change is said by the absence of its keys
+(the event itself is a row), so that a missing event costs the conversation's check, not the
+state's.
+
+Also here, as generic: ``describe_store_key`` (such keys in words), ``DeclaredTool`` (a
+submission's function as an agent's tool, under the contract's declaration), ``say`` (one
+turn) and ``quiet_adk``. All candidates for the shared modules (``_observe``, ``_harness``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import unicodedata
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Optional
+
+from google.adk.tools import FunctionTool
+
+Observation = dict
+TIME_FIELDS = ("timestamp", "update_time", "create_time")
+ROW_WIDTH = {"sessions": 3, "user_states": 2, "app_states": 1}  # key columns of a row
+
+
+def _stamp(items: dict[tuple, Any]) -> float:
+  stamp = items.get(("timestamp",))
+  return stamp if type(stamp) in (int, float) else float("inf")
+
+
+def _text(value: Any) -> str:
+  return json.dumps(value, default=str, ensure_ascii=False)
+
+
+def runner_stable(observed: Observation, prefix: tuple = ("db",)) -> Observation:
+  """``observed`` (``read_sqlite`` under ``prefix``) with the events regrouped by turn and the
+  Runner's ids and clock readings replaced by what they stand for (see the module)."""
+  table = prefix + ("table",)
+  start = len(table) + 1  # where an event's (app, user, session, id) begins
+  grouped: dict[tuple, dict[Any, dict[tuple, Any]]] = {}
+  out: Observation = {}
+  for key, value in observed.items():
+    if key[:start] == table + ("events",) and len(key) >= start + 4:
+      where, event = key[start:start + 3], key[start + 3]
+      grouped.setdefault(where, {}).setdefault(event, {})[key[start + 4:]] = value
+    else:
+      out[key] = value
+  times: dict[float, str] = {}
+  for where in sorted(grouped, key=_text):
+    items = grouped[where]
+    names: dict[Any, str] = {}
+    places: dict[Any, tuple[int, int]] = {}
+    sizes: dict[Any, int] = {}  # invocation id -> events so far (in order of appearance)
+    for event in sorted(items, key=lambda e: (_stamp(items[e]), _text(e))):
+      turn = items[event].get(("invocation_id",))
+      if turn not in sizes:
+        names[turn] = f"turn {len(sizes) + 1}"
+      sizes[turn] = sizes.get(turn, 0) + 1
+      places[event] = (list(sizes).index(turn) + 1, sizes[turn])
+      names[event] = "event {}.{}".format(*places[event])
+      times.setdefault(_stamp(items[event]),
+                       f"time of {names[event]} of ({where[1]!r}, {where[2]!r})")
+    calls = 0
+    for event in sorted(items, key=lambda e: places[e]):
+      base = ("events",) + tuple(where) + places[event]
+      for path in sorted(items[event], key=_text):
+        value = items[event][path]
+        if path[-2:] == ("actions", "state_delta") and value == {}:
+          continue
+        if isinstance(value, str) and path and (path[-1] in ("id", "invocation_id")
+                                                or "long_running_tool_ids" in path):
+          if value not in names:
+            calls += 1
+            names[value] = f"call {calls}"
+          value = names[value]
+        out[base + path] = value
+  for key, value in list(out.items()):
+    field = (key[6:] if key[0] == "events" else
+             key[start + ROW_WIDTH.get(str(key[start - 1]), 0):] if key[:len(table)] == table
+             else ())
+    is_time = len(field) == 1 and field[0] in TIME_FIELDS or field == ("event_data", "timestamp")
+    if is_time and type(value) in (int, float) and value in times:
+      out[key] = times[value]
+  return out
+
+
+# -- describing such an observation ---------------------------------------------------------------
+
+def _path(parts: tuple) -> str:
+  return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts).lstrip(".")
+
+
+def who(user: Any) -> str:
+  """A user id as a student can tell it from its look-alikes (the same letters decomposed)."""
+  text = str(user)
+  return repr(text) + (" (decomposed accents)" if unicodedata.normalize("NFC", text) != text
+                       else "")
+
+
+def describe_store_key(key: tuple, places: Optional[dict[str, str]] = None) -> str:
+  """A key of ``runner_stable`` in words: ``event 3 of turn 2 in conversation 'default' of
+  'ada': the tool's answer (response.status)``, ``the user state of 'ada' in 'cafe': user:name``;
+  other keys as ``_observe.describe_key`` says them."""
+  from ._observe import describe_key
+
+  if key[0] == "events" and len(key) >= 6:
+    where, field = f"event {key[5]} of turn {key[4]} in conversation {key[3]!r} of " \
+        f"{who(key[2])}", key[6:]
+    if "function_response" in field:
+      after = field[field.index("function_response") + 1:]
+      return f"{where}: the tool's answer ({_path(after) or 'all of it'})"
+    if field[1:3] == ("actions", "state_delta") and len(field) > 3:
+      return f"{where}: its state_delta[{field[3]!r}]{_path(field[4:])}"
+    if field[:1] == ("event_data",):
+      return f"{where}: {_path(field[1:])}"
+    return f"{where}: " + (f"its {_path(field)} column" if field else "the whole event")
+  rest = key[3:] if len(key) > 3 and key[1] == "table" else ()
+  if key[2:3] == ("user_states",) and len(rest) > 2 and rest[2] == "state":
+    item = f"user:{rest[3]}{_path(rest[4:])}" if len(rest) > 3 else "(all of it)"
+    return f"the user state of {who(rest[1])} in {rest[0]!r}: {item}"
+  if key[2:3] == ("sessions",) and len(rest) > 3 and rest[3] == "state":
+    return (f"the state of conversation {rest[2]!r} of {who(rest[1])}: "
+            + (_path(rest[4:]) or "(all of it)"))
+  return describe_key(key, places)
+
+
+# -- running a submission's function as an agent's tool -------------------------------------------
+
+class DeclaredTool(FunctionTool):
+  """``fn`` run as ADK runs a tool (its parameters bound as ADK binds them, sync or async),
+  under the name and declaration of ``declared`` (the contract's signature and docstring):
+  what the model is sent, and so the token counts the events record, never depends on the
+  submission's docstring or parameter names."""
+
+  def __init__(self, fn: Callable, declared: Callable):
+    super().__init__(fn)
+    self.name = declared.__name__
+    self._declared = declared
+
+  def _get_declaration(self) -> Any:
+    return FunctionTool(self._declared)._get_declaration()
+
+
+async def say(runner: Any, user: str, session: str, text: str) -> None:
+  """One turn of a conversation: the user's message, run to the end."""
+  from google.genai import types
+
+  message = types.Content(role="user", parts=[types.Part(text=text)])
+  async for _event in runner.run_async(user_id=user, session_id=session, new_message=message):
+    pass
+
+
+@contextmanager
+def quiet_adk() -> Iterator[None]:
+  """ADK's own log muted (its traceback of a raising tool): the outcome's note says it."""
+  adk_logger = logging.getLogger("google_adk")
+  level = adk_logger.level
+  adk_logger.setLevel(logging.CRITICAL)
+  try:
+    yield
+  finally:
+    adk_logger.setLevel(level)

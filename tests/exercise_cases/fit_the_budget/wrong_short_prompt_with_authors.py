@@ -1,0 +1,11 @@
+"""A short prompt of its own on the given model: every event line gains an author, the summarizer's request outgrows the barista's."""
+from google.adk.agents.run_config import RunConfig
+from google.adk.apps.app import EventsCompactionConfig
+from google.adk.apps.llm_event_summarizer import LlmEventSummarizer
+LOSES = ("every_prompt_within_budget",)
+
+
+def fit_the_budget(budget_tokens, summarizer):
+    rebuilt = LlmEventSummarizer(llm=summarizer._llm, prompt_template="Sum up:\n{conversation_history}")
+    return RunConfig(), EventsCompactionConfig(summarizer=rebuilt, token_threshold=budget_tokens - 30,
+                                               event_retention_size=2)
