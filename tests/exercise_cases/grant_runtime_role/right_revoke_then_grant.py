@@ -1,4 +1,4 @@
-"""Converges: revokes whatever the runtime role held in the database first, then grants the exact set, in one transaction."""
+"""Converges: revokes whatever the runtime role held in public first, then grants the exact set (schema-qualified), in one transaction."""
 
 import asyncpg
 
@@ -18,8 +18,8 @@ async def grant_runtime_role(owner_url, database, runtime):
       await conn.execute(f"REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM {role}")
       await conn.execute(f"GRANT CONNECT ON DATABASE {db} TO {role}")
       await conn.execute(f"GRANT USAGE ON SCHEMA public TO {role}")
-      await conn.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON TABLE sessions, events, app_states, "
-                          f"user_states TO {role}")
-      await conn.execute(f"GRANT SELECT ON TABLE adk_internal_metadata TO {role}")
+      await conn.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON TABLE public.sessions, public.events, "
+                          f"public.app_states, public.user_states TO {role}")
+      await conn.execute(f"GRANT SELECT ON TABLE public.adk_internal_metadata TO {role}")
   finally:
     await conn.close()

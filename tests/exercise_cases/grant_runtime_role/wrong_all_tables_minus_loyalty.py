@@ -1,0 +1,30 @@
+"""Grants DML on ALL TABLES IN SCHEMA public, then revokes it on loyalty_cards by name: the metadata becomes writable and views stay readable."""
+
+import asyncpg
+
+
+def quoted(name):
+  return '"' + name.replace('"', '""') + '"'
+
+
+def dsn(owner_url):
+  return owner_url.replace("postgresql+asyncpg://", "postgresql://", 1)
+
+
+RIGHT = ("GRANT SELECT, INSERT, UPDATE, DELETE ON public.sessions, public.events, "
+         "public.app_states, public.user_states TO {role}",
+         "GRANT SELECT ON public.adk_internal_metadata TO {role}")
+
+LOSES = ('only_adk_tables',)
+
+
+async def grant_runtime_role(owner_url, database, runtime):
+  conn = await asyncpg.connect(dsn(owner_url))
+  role = quoted(runtime)
+  try:
+    await conn.execute(f"GRANT CONNECT ON DATABASE {quoted(database)} TO {role}")
+    await conn.execute(f"GRANT USAGE ON SCHEMA public TO {role}")
+    await conn.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role}")
+    await conn.execute(f"REVOKE ALL ON public.loyalty_cards FROM {role}")
+  finally:
+    await conn.close()

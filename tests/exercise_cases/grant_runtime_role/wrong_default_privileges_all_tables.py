@@ -1,0 +1,31 @@
+"""Right grants, plus ALTER DEFAULT PRIVILEGES ... GRANT ALL ON TABLES to the runtime role: every table the owner creates later is the runtime's, TRUNCATE included."""
+
+import asyncpg
+
+
+def quoted(name):
+  return '"' + name.replace('"', '""') + '"'
+
+
+def dsn(owner_url):
+  return owner_url.replace("postgresql+asyncpg://", "postgresql://", 1)
+
+
+RIGHT = ("GRANT SELECT, INSERT, UPDATE, DELETE ON public.sessions, public.events, "
+         "public.app_states, public.user_states TO {role}",
+         "GRANT SELECT ON public.adk_internal_metadata TO {role}")
+
+LOSES = ('only_adk_tables', 'runtime_cannot_change_the_schema')
+
+
+async def grant_runtime_role(owner_url, database, runtime):
+  conn = await asyncpg.connect(dsn(owner_url))
+  role = quoted(runtime)
+  try:
+    await conn.execute(f"GRANT CONNECT ON DATABASE {quoted(database)} TO {role}")
+    await conn.execute(f"GRANT USAGE ON SCHEMA public TO {role}")
+    for sql in RIGHT:
+      await conn.execute(sql.format(role=role))
+    await conn.execute(f"ALTER DEFAULT PRIVILEGES GRANT ALL ON TABLES TO {role}")
+  finally:
+    await conn.close()

@@ -1,0 +1,32 @@
+"""Normalises the role's name to Unicode NFC before quoting it: a decomposed accent becomes another role, which gets the grants."""
+
+import asyncpg
+
+
+def quoted(name):
+  return '"' + name.replace('"', '""') + '"'
+
+
+def dsn(owner_url):
+  return owner_url.replace("postgresql+asyncpg://", "postgresql://", 1)
+
+
+RIGHT = ("GRANT SELECT, INSERT, UPDATE, DELETE ON public.sessions, public.events, "
+         "public.app_states, public.user_states TO {role}",
+         "GRANT SELECT ON public.adk_internal_metadata TO {role}")
+
+LOSES = ('runtime_runs_adk',)
+
+
+async def grant_runtime_role(owner_url, database, runtime):
+  conn = await asyncpg.connect(dsn(owner_url))
+  import unicodedata
+
+  role = quoted(unicodedata.normalize("NFC", runtime))
+  try:
+    await conn.execute(f"GRANT CONNECT ON DATABASE {quoted(database)} TO {role}")
+    await conn.execute(f"GRANT USAGE ON SCHEMA public TO {role}")
+    for sql in RIGHT:
+      await conn.execute(sql.format(role=role))
+  finally:
+    await conn.close()

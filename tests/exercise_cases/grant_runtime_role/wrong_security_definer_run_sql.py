@@ -1,0 +1,33 @@
+"""Right grants, plus a SECURITY DEFINER helper that runs any SQL as the owner, executable by PUBLIC (the default for a new function)."""
+
+import asyncpg
+
+
+def quoted(name):
+  return '"' + name.replace('"', '""') + '"'
+
+
+def dsn(owner_url):
+  return owner_url.replace("postgresql+asyncpg://", "postgresql://", 1)
+
+
+RIGHT = ("GRANT SELECT, INSERT, UPDATE, DELETE ON public.sessions, public.events, "
+         "public.app_states, public.user_states TO {role}",
+         "GRANT SELECT ON public.adk_internal_metadata TO {role}")
+
+LOSES = ('only_adk_tables', 'nothing_to_public')
+
+
+async def grant_runtime_role(owner_url, database, runtime):
+  conn = await asyncpg.connect(dsn(owner_url))
+  role = quoted(runtime)
+  try:
+    await conn.execute(f"GRANT CONNECT ON DATABASE {quoted(database)} TO {role}")
+    await conn.execute(f"GRANT USAGE ON SCHEMA public TO {role}")
+    for sql in RIGHT:
+      await conn.execute(sql.format(role=role))
+    await conn.execute(
+        "CREATE OR REPLACE FUNCTION public.run_sql(statement text) RETURNS void "
+        "LANGUAGE plpgsql SECURITY DEFINER AS $$ BEGIN EXECUTE statement; END $$")
+  finally:
+    await conn.close()

@@ -1,0 +1,31 @@
+"""Adds TRUNCATE on events and sessions so that the app can clear old sessions quickly: TRUNCATE is DDL-like and beyond ADK's needs."""
+
+import asyncpg
+
+
+def quoted(name):
+  return '"' + name.replace('"', '""') + '"'
+
+
+def dsn(owner_url):
+  return owner_url.replace("postgresql+asyncpg://", "postgresql://", 1)
+
+
+RIGHT = ("GRANT SELECT, INSERT, UPDATE, DELETE ON public.sessions, public.events, "
+         "public.app_states, public.user_states TO {role}",
+         "GRANT SELECT ON public.adk_internal_metadata TO {role}")
+
+LOSES = ('runtime_cannot_change_the_schema', 'only_adk_tables')
+
+
+async def grant_runtime_role(owner_url, database, runtime):
+  conn = await asyncpg.connect(dsn(owner_url))
+  role = quoted(runtime)
+  try:
+    await conn.execute(f"GRANT CONNECT ON DATABASE {quoted(database)} TO {role}")
+    await conn.execute(f"GRANT USAGE ON SCHEMA public TO {role}")
+    for sql in RIGHT:
+      await conn.execute(sql.format(role=role))
+    await conn.execute(f"GRANT TRUNCATE ON public.events, public.sessions TO {role}")
+  finally:
+    await conn.close()
