@@ -1,16 +1,20 @@
 """The lesson-4 exercise ``grant_runtime_role``: what the mutation cases in
 tests/exercise_cases/grant_runtime_role/ do not show (a stable report for the lesson's stub,
-untrusted ``acted``, nothing left on the server)."""
+nothing left on the server, nothing secret handed to the submission)."""
 
 from __future__ import annotations
 
+import json
+import random
+
 import asyncpg
 
-from adkcourse.grade import run_exercise_checks
-from adkcourse.grade.checks import Resources
-from adkcourse.grade.checks import grant_runtime_role as exercise
+from adkcourse.grade import get_exercise, run_exercise_checks
+from adkcourse.grade.checks._engine import Resources, world_seeds
 from adkcourse.postgres import asyncpg_dsn, postgres_server
 from labs.exercises.grant_runtime_role import grant_runtime_role as stub
+
+EXERCISE = get_exercise("grant_runtime_role")
 
 
 async def _leftovers() -> tuple[set, set]:
@@ -24,30 +28,33 @@ async def _leftovers() -> tuple[set, set]:
 
 
 async def test_stub_report_is_zero_and_the_same_on_every_run(tmp_path):
-  """The lesson commits the stub's report: no name drawn for the run may appear in it."""
+  """The lesson commits the stub's report: no name drawn for the run may appear in it, and
+  roles (server-wide) and databases are all dropped again."""
   before = await _leftovers()
   first = await run_exercise_checks("grant_runtime_role", stub, workdir=tmp_path / "a", seed=1)
   second = await run_exercise_checks("grant_runtime_role", stub, workdir=tmp_path / "b", seed=2)
   assert first.score == 0 and first.max_score == 10
   assert first.to_text() == second.to_text() and first.to_html() == second.to_html()
-  assert await _leftovers() == before  # roles are server-wide: every one is dropped again
+  assert await _leftovers() == before
 
 
-async def test_untrusted_acted_is_graded_on_the_server_alone(tmp_path):
-  resources = Resources(postgres_url=postgres_server().url)
-  setup = await exercise.prepare(tmp_path, resources)
+async def test_the_submission_is_handed_the_owner_and_nothing_more(tmp_path):
+  """What the sandbox can read (``inputs``): the owner's URL, the names, no admin URL and no
+  password of the runtime role (which would let it log in as a role the judge trusts)."""
+  admin = postgres_server().url
+  spec = EXERCISE.generate(random.Random(world_seeds(3, 4)[1]), 1)
+  plan = await EXERCISE.build(spec, tmp_path / "t", Resources(postgres_url=admin))
+  (tmp_path / "w").mkdir()
+  inputs = await EXERCISE.duplicate(spec, tmp_path / "t", plan, tmp_path / "w",
+                                    Resources(postgres_url=admin), 1)
   try:
-    for acted in (None, {"runs": "all fine"}, {"runs": [{"calls": [{"raised": "no"}]}] * 2}):
-      trial = await exercise.observe(tmp_path, setup, acted)
-      report = exercise.EXERCISE.judge(trial)
-      assert report.score == 0 and not trial.acted
-      assert all(r.adk["failed"] for r in trial.runs)   # nothing granted: CONNECT refused
+    from sqlalchemy.engine import make_url
+
+    text = json.dumps(inputs)
+    assert set(inputs) >= {"owner_url", "database", "runtime"}
+    assert admin not in text
+    owner, judge = make_url(inputs["owner_url"]), make_url(admin)
+    assert owner.username != judge.username and owner.database == inputs["database"]
   finally:
-    await exercise.cleanup(setup, resources)
-
-
-def test_names_are_quoted_as_identifiers_and_hidden_in_reports():
-  assert exercise.ident('Concierge-App "EU" x') == '"Concierge-App ""EU"" x"'
-  names = {"runtime": 'app "x"', "owner": "own", "database": "Cafe db"}
-  assert exercise.hide_names('role "app ""x""" in database Cafe db', names) == (
-      "role <runtime> in database <database>")
+    await EXERCISE.teardown(spec, inputs, Resources(postgres_url=admin))
+    await EXERCISE.teardown(spec, plan, Resources(postgres_url=admin))

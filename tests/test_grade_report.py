@@ -36,8 +36,8 @@ async def test_plain_text_holds_every_feedback_line_in_full(stub_report):
   for result in stub_report.results:
     assert flat(result.feedback) in joined, result.check  # wrapped, never cut
     assert re.search(rf"^{result.check} +{result.earned:g} / {result.points:g}  ", text, re.M)
-  # the sentence a DataFrame cut at "proves nothi..." in the lessons
-  assert "leaving the rest untouched proves nothing yet" in joined
+  # a DataFrame once cut such a line at "proves nothi...": the lines are long enough to wrap
+  assert max(len(result.feedback) for result in stub_report.results) > 200
   assert "nothi..." not in text and "…" not in text
   for line in text.splitlines():
     assert len(line) <= 100 or " " not in line.strip()

@@ -102,6 +102,34 @@ def test_a_sandbox_is_stopped_by_its_cpu_time_forks_included_and_a_sleeper_only_
   assert run.cpu_seconds is not None and run.cpu_seconds < 1.0
 
 
+def test_sandboxes_running_at_the_same_time_run_as_different_users(sandbox):
+  """The kernel counts some limits per user, not per process, cgroup or namespace: epoll
+  watches (``fs.epoll.max_user_watches``: a submission that used them all up once stopped
+  every sandbox beside it from making an event loop). So each sandbox running at the same time
+  has a uid of its own, given back when it ends."""
+  if not sandbox.isolation.privileged:
+    pytest.skip("one uid only without root: the cgroup caps processes instead")
+  import select
+  import subprocess
+
+  env = {"PATH": "/usr/bin:/bin"}
+  waiting = [sys.executable, "-I", "-S", "-c",
+             "import os, sys, time; print(os.getuid(), flush=True); time.sleep(30)"]
+  first = sandbox.start(waiting, env=env, stdout=subprocess.PIPE)
+  second = sandbox.start(waiting, env=env, stdout=subprocess.PIPE)
+  try:
+    uids = []
+    for running in (first, second):
+      ready, _, _ = select.select([running.process.stdout], [], [], 30)
+      assert ready
+      uids.append(int(running.process.stdout.readline()))
+    assert uids[0] != uids[1] and set(uids) <= set(sandbox.isolation.uids)
+  finally:
+    first.stop()
+    second.stop()
+  assert sandbox._free.qsize() == len(sandbox.isolation.uids)  # both given back
+
+
 def _running(marker: bytes) -> list[str]:
   found = []
   for pid in os.listdir("/proc"):

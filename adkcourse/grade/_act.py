@@ -324,6 +324,54 @@ def collect_files(workdir: Path, cap: int) -> tuple[list[tuple[str, Path, int]],
   return files, notes
 
 
+def keep_leftovers(source: Path, target: Path, cap: int) -> None:
+  """Copy the regular files under ``source`` (the sandbox's /tmp, private and gone when it
+  ends) into ``target`` in the work folder, so that the judge sees what a submission wrote
+  there (a copy of data it should have erased, a log of what it should not keep). Only what
+  lies on ``source``'s own file system: folders the sandbox binds there (the trusted
+  services' sockets, a server's socket folder) are not the submission's doing. A deep path
+  is kept under a flattened name (the report holds paths of a few parts only)."""
+  total = 0
+  device = os.lstat(source).st_dev
+  for root, dirs, names in os.walk(source):
+    dirs[:] = sorted(d for d in dirs if _same_device(Path(root) / d, device))
+    for name in sorted(names):
+      path = Path(root) / name
+      try:
+        info = os.lstat(path)
+      except OSError:
+        continue
+      if (not (info.st_mode & 0o170000 == 0o100000) or info.st_dev != device
+          or total + info.st_size > cap):
+        continue
+      destination = target / _short_relative(path.relative_to(source))
+      try:
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, destination, follow_symlinks=False)
+        total += info.st_size
+      except OSError:
+        continue
+
+
+def _same_device(path: Path, device: int) -> bool:
+  try:
+    info = os.lstat(path)
+  except OSError:
+    return False
+  return info.st_dev == device and info.st_mode & 0o170000 == 0o040000
+
+
+def _short_relative(relative: Path, parts: int = 5) -> Path:
+  """``relative`` with at most ``parts`` parts, each at most 120 bytes: the rest is joined
+  into the last part's name."""
+  names = list(relative.parts)
+  if len(names) > parts:
+    names = names[:parts - 1] + ["__".join(names[parts - 1:])]
+  clipped = [name.encode("utf-8", "surrogateescape")[:120].decode("utf-8", "ignore") or "_"
+             for name in names]
+  return Path(*clipped)
+
+
 def send_report(fd: int, header: dict, files: list[tuple[str, Path, int]]) -> None:
   """The result: a JSON line, then each file's bytes (exactly the sizes the line lists)."""
   sent: list[list[Any]] = []
@@ -522,6 +570,9 @@ def main(argv: Optional[list[str]] = None) -> int:
       Path(os.environ[variable]).mkdir(parents=True, exist_ok=True)
   _set_limits(request)
   header = supervise(request, result_fd)
+  if request["input"]:  # sandboxed: what the run left in the sandbox's own /tmp is observed too
+    keep_leftovers(Path("/tmp"), Path(request["workdir"]) / "elsewhere-sandbox",
+                   int(request["files_cap"]) // 4)
   files, notes = collect_files(Path(request["workdir"]), int(request["files_cap"]))
   header["file_notes"] = notes
   send_report(result_fd, header, files)

@@ -482,7 +482,7 @@ def _child_notes(header: dict, name: str, time_limit: float, memory_mb: int,
     notes.append(f"the process running `{name}` ended with exit status {child['exit']} "
                  "before reporting every world (os._exit?); graded on what it reported")
   for error in header.get("errors") or []:
-    if type(error) is str and error.startswith("the messages of the process"):
+    if type(error) is str and error.startswith(("the messages of the process", "the run broke")):
       notes.append(error[:MAX_TEXT])
   return notes
 
@@ -499,6 +499,37 @@ def _stopped(header: Optional[dict]) -> bool:
       if isinstance(outcome, dict) and outcome.get("stopped") in ("cpu", "wall"):
         return True
   return False
+
+
+MACHINE_ERRORS = ("OSError", "MemoryError", "BlockingIOError", "RuntimeError: can't start new "
+                  "thread")
+
+
+
+SOCKET_PATH_ROOM = 100  # a unix socket's path holds about 107 bytes; names add up to 20
+
+
+def socket_folder(folder: Path) -> Path:
+  """Where a submission's trusted services listen: beside its work when the path is short,
+  else in a fresh short-named folder of the system's (a unix socket cannot be bound at a
+  path longer than about 107 bytes, and a grader's root may lie deep in a clone)."""
+  sockets = folder / "sockets"
+  if len(str(sockets)) + 20 > SOCKET_PATH_ROOM:
+    base = "/tmp" if os.access("/tmp", os.W_OK) else None
+    sockets = Path(tempfile.mkdtemp(prefix="adkc-", dir=base))
+  else:
+    sockets.mkdir()
+  sockets.chmod(0o755)
+  return sockets
+
+def _machine_failed(header: Optional[dict]) -> bool:
+  """Did the run break for a reason of the machine's rather than the submission's code (the
+  event loop or a thread could not be made)?"""
+  if not isinstance(header, dict):
+    return False
+  return any(type(e) is str and e.startswith("the run broke: ") and
+             e[len("the run broke: "):].startswith(MACHINE_ERRORS)
+             for e in header.get("errors") or [])
 
 
 def reference_file(exercise: str) -> Path:
@@ -558,21 +589,23 @@ class Grader:
       number = next(self._numbers)
     folder = self.root / f"s{number:04d}"
     workdir = folder / "work"
-    for sub in ("work", "judge", "sockets"):
+    for sub in ("work", "judge"):
       (folder / sub).mkdir(parents=True)
       (folder / sub).chmod(0o700 if sub == "judge" else 0o755)
     folder.chmod(0o755)
+    sockets = socket_folder(folder)
     judge = self.judges.get()
     try:
-      graded.report = self._grade(submission, private, folder, workdir, judge, graded)
+      graded.report = self._grade(submission, private, folder, workdir, sockets, judge, graded)
     finally:
       self.judges.put(judge)
+      shutil.rmtree(sockets, ignore_errors=True)
       shutil.rmtree(folder, ignore_errors=True)
     graded.seconds = time.monotonic() - started
     return graded
 
   def _grade(self, submission: Submission, private: Path, folder: Path, workdir: Path,
-             judge: Judge, graded: Graded) -> Report:
+             sockets: Path, judge: Judge, graded: Graded) -> Report:
     exercise = self.exercise
     server = None
     prepared = False
@@ -585,7 +618,7 @@ class Grader:
                                       f"PostgreSQL server ({one_line(error, 200)})")
       try:
         worlds = judge.call({"op": "prepare", "workdir": str(workdir),
-                             "private": str(folder / "judge"), "sockets": str(folder / "sockets"),
+                             "private": str(folder / "judge"), "sockets": str(sockets),
                              "postgres_url": server.url if server else None,
                              "seed": self._seed_for(submission)})
         prepared = True
@@ -593,11 +626,13 @@ class Grader:
         graded.timed_out = graded.timed_out or error.timed_out
         return exercise.zero_report(f"the grader could not prepare this submission's data "
                                     f"({one_line(error, 300)}): grade it again")
-      run, header, files, problem = self._act(private, folder, workdir, worlds, server)
+      run, header, files, problem = self._act(private, folder, workdir, sockets, worlds, server)
       graded.output = run.output.decode("utf-8", "replace")
       graded.output_size = run.output_size
       graded.cpu_seconds = run.cpu_seconds
-      graded.timed_out = run.timed_out or _stopped(header)
+      # a limit reached, or the machine itself failed the run (no memory, no file handles):
+      # either way graded again, alone, before it costs anything
+      graded.timed_out = run.timed_out or _stopped(header) or _machine_failed(header)
       if run.output_truncated:
         graded.info.append(f"it printed more than {run.output_size:,} bytes: the grader "
                            "stopped reading there")
@@ -667,7 +702,8 @@ class Grader:
     cpu = self.time_limit + STARTUP_CPU
     return cpu, STARTUP_WALL + WALL_FACTOR * cpu
 
-  def _act(self, private: Path, folder: Path, workdir: Path, prepared: dict, server: Any):
+  def _act(self, private: Path, folder: Path, workdir: Path, sockets: Path, prepared: dict,
+           server: Any):
     """Run the submission's phase in its sandbox: (run, header, files, reason for a zero)."""
     enabled = self.isolation.enabled
     scratch = SCRATCH_MB * 1024 * 1024
@@ -685,7 +721,6 @@ class Grader:
     request_file = folder / "request.json"
     request_file.write_text(json.dumps(request), encoding="utf-8")
     request_file.chmod(0o644)
-    sockets = folder / "sockets"
     ro_binds = [(str(request_file), "/grade/request.json"), (str(private), submission),
                 (str(workdir), "/grade/input"), (str(sockets), str(sockets))]
     if server is not None:

@@ -27,6 +27,7 @@ import itertools
 import json
 import os
 import pwd
+import queue
 import select
 import selectors
 import shutil
@@ -42,6 +43,7 @@ from typing import Any, ClassVar, Optional, Sequence
 from . import cgroups
 
 SANDBOX_UID = 1_762_000  # first uid tried for submissions (as root); must not be a real user
+UID_BLOCK = 64  # uids of one grading process: at most this many sandboxes at a time
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime",
              "/etc/alternatives")
@@ -73,8 +75,12 @@ class Isolation:
   bwrap: str = ""
   version: str = ""
   privileged: bool = False  # root: outer bwrap for mounts, setpriv, inner bwrap for the userns
-  uid: Optional[int] = None  # the unprivileged uid submissions run as (root only)
+  uid: Optional[int] = None  # the first of the unprivileged uids submissions run as (root only)
   server_uid: Optional[int] = None  # the uid sandboxed PostgreSQL servers run as (root only)
+  # One uid per sandbox running at the same time (root only): the kernel counts some limits
+  # per user (epoll watches, inotify instances, RLIMIT_NPROC, keyrings), so sandboxes sharing a
+  # uid would share them, and one submission could exhaust them for its classmates.
+  uids: tuple[int, ...] = ()
   cgroup: Optional[cgroups.CgroupTree] = None
 
   def users(self) -> dict[str, int]:
@@ -93,7 +99,8 @@ class Isolation:
       return "OFF (--sandbox none): submissions ran with the grader's own rights"
     caps = (self.cgroup.describe() if self.cgroup is not None
             else "rlimits and a memory watchdog (no cgroup available)")
-    who = f"uid {self.uid}" if self.uid is not None else f"uid {os.getuid()}"
+    who = (f"uids {self.uids[0]}-{self.uids[-1]}, one per sandbox" if self.uids
+           else f"uid {os.getuid()}")
     return (f"bubblewrap {self.version}: own user, PID, IPC and network namespaces; "
             f"read-only view without solutions/; {who}; caps by {caps}")
 
@@ -106,6 +113,17 @@ def _free_uid(start: int) -> int:
     except KeyError:
       return uid
     uid += 1
+
+
+def _free_uids(start: int, count: int) -> tuple[int, ...]:
+  """``count`` uids from ``start`` on that no account of this machine has."""
+  found: list[int] = []
+  uid = start
+  while len(found) < count:
+    uid = _free_uid(uid)
+    found.append(uid)
+    uid += 1
+  return tuple(found)
 
 
 def _system_user() -> int:
@@ -135,10 +153,13 @@ def detect(mode: str = "bwrap") -> Isolation:
   privileged = os.geteuid() == 0
   if privileged and shutil.which("setpriv") is None:
     raise SandboxUnavailable(INSTRUCTIONS.format(reason="`setpriv` (util-linux) is missing"))
-  uid = _free_uid(SANDBOX_UID) if privileged else None
+  uids: tuple[int, ...] = ()
+  if privileged:  # a block of its own per grading process: concurrent runs do not share uids
+    uids = _free_uids(SANDBOX_UID + (os.getpid() % 997) * (UID_BLOCK + 1), UID_BLOCK)
+  uid = uids[0] if uids else None
   isolation = Isolation(enabled=True, bwrap=bwrap, version=version[0], privileged=privileged,
-                        uid=uid, server_uid=_free_uid(uid + 1) if uid is not None else None,
-                        cgroup=cgroups.find())
+                        uid=uid, server_uid=_free_uid(uids[-1] + 1) if uids else None,
+                        cgroup=cgroups.find(), uids=uids)
   problem = _probe(isolation)
   if problem:
     if isolation.cgroup is not None:
@@ -301,7 +322,19 @@ class Sandbox:
   def __init__(self, isolation: Isolation, view: Optional[View] = None):
     self.isolation = isolation
     self.view = view or (View.current(isolation.users()) if isolation.enabled else View())
+    self._views: dict[int, View] = {}
     self._counter = itertools.count(1)
+    self._free = queue.Queue()  # the uids no running sandbox of this Sandbox uses
+    for uid in isolation.uids:
+      self._free.put(uid)
+
+  def view_for(self, uid: Optional[int]) -> View:
+    """The view of a sandbox running as ``uid`` (its /etc/passwd names that uid)."""
+    if uid is None or uid == self.isolation.uid or not self.isolation.enabled:
+      return self.view
+    if uid not in self._views:
+      self._views[uid] = View.current({**self.isolation.users(), "student": uid})
+    return self._views[uid]
 
   # -- the command line ---------------------------------------------------------------------
   def command(self, command: Sequence[str], *, info_fd: Optional[int], chdir: str,
@@ -315,7 +348,7 @@ class Sandbox:
     namespaces = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
                   "--unshare-cgroup-try", "--hostname", "sandbox", "--die-with-parent",
                   "--new-session"] + (["--info-fd", str(info_fd)] if info_fd is not None else [])
-    plan = self.view.mounts()
+    plan = self.view_for(uid if private_uid else None).mounts()
     plan += [(inside, ["--ro-bind", host, inside]) for host, inside in ro_binds]
     plan += [(inside, ["--bind", host, inside]) for host, inside in rw_binds]
     plan += [(path, ["--size", str(size), "--tmpfs", path, "--chmod", "1777", path])
@@ -359,6 +392,10 @@ class Sandbox:
       pass_fds.append(result_w)
     group = None
     number = next(self._counter)
+    lent = None
+    if (self.isolation.enabled and self.isolation.privileged and private_uid and uid is None
+        and self.isolation.uids):
+      lent = uid = self._free.get()  # blocks only if more sandboxes run than there are uids
     if self.isolation.enabled:
       argv = self.command(command, info_fd=info_w, chdir=chdir, tmpfs=tmpfs,
                           ro_binds=ro_binds, rw_binds=rw_binds, private_uid=private_uid,
@@ -388,6 +425,8 @@ class Sandbox:
           os.close(fd)
       if group is not None:
         group.remove()
+      if lent is not None:
+        self._free.put(lent)
       raise
     for fd in (info_w, result_w):
       if fd >= 0:
@@ -395,7 +434,9 @@ class Sandbox:
     if not self.isolation.enabled:
       os.close(info_r)
       info_r = -1
-    return Running(self, process, info_r, result_r, group, memory_bytes)
+    running = Running(self, process, info_r, result_r, group, memory_bytes)
+    running.lent_uid = lent
+    return running
 
   def run(self, command: Sequence[str], *, deadline: float, result_cap: int = 0,
           cpu_limit: Optional[float] = None, **options: Any) -> SandboxRun:
@@ -425,6 +466,7 @@ class Running:
     self._info = b""
     self._stopped = False
     self._group_killed = False
+    self.lent_uid: Optional[int] = None
     if info_fd >= 0:  # bwrap writes it as soon as the namespaces exist
       self._read_info(deadline=10.0)
 
@@ -595,6 +637,9 @@ class Running:
           pass
     run.returncode = self.process.returncode
     run.seconds = time.monotonic() - self.started
+    if self.lent_uid is not None:  # every process of it is gone: the uid may serve again
+      self.sandbox._free.put(self.lent_uid)
+      self.lent_uid = None
     return run
 
 

@@ -273,8 +273,9 @@ def outcome_value(outcome: dict) -> Any:
   raised = outcome.get("raised")
   if raised is None:
     return "returned"
-  if outcome.get("value_error"):
-    return "raised ValueError"
+  if outcome.get("value_error"):  # "raise ValueError saying why": an empty message says nothing
+    return "raised ValueError" if (outcome.get("message") or "").strip() else \
+        "raised ValueError without a message"
   return f"raised {raised}"
 
 
@@ -326,11 +327,16 @@ def world_problems(exercise: Exercise, result: WorldResult) -> dict[str, list[st
         d for d in found if d.key[:1] == (AFTER,) and not (
             d.key[1:] in at_return and same_difference(at_return[d.key[1:]], d))]
     for diff in found:
-      where = describe(spec, _bare(diff.key))
+      if diff.key[:1] == (RETURNED,):
+        where = f"what call {diff.key[1] + 1} returned"
+        checks = (outcome_check,)
+      else:
+        where = describe(spec, _bare(diff.key))
+        checks = _names(exercise.classify(spec, _bare(diff.key)))
       if diff.key[:1] == (AFTER,):
         where += " (as the run finally left it)"
       text = f"{where}: expected {show(diff.expected)}, found {show(diff.found)}"
-      for check in _names(exercise.classify(spec, _bare(diff.key))):
+      for check in checks:
         problems.setdefault(check, []).append(text)
   if exercise.properties is not None:
     at_return = {k: v for k, v in seen.items() if k[:1] != (AFTER,)}
@@ -343,10 +349,11 @@ def world_problems(exercise: Exercise, result: WorldResult) -> dict[str, list[st
   acted_check = [c.name for c in exercise.checks] if exercise.compare_to_reference else []
   if acted_check:
     skip = lambda key: exercise.is_open(key, spec, pristine)  # noqa: E731
-    at_return = {k: v for k, v in seen.items() if k[:1] != (AFTER,)}
-    reference_at_return = {k: v for k, v in result.reference.items() if k[:1] != (AFTER,)}
-    baseline = {k: v for k, v in (result.null if result.null is not None else pristine).items()
-                if k[:1] != (AFTER,)}
+    def world_only(observed: Observation) -> Observation:  # the world, not the calls' returns
+      return {k: v for k, v in observed.items() if k[:1] not in ((AFTER,), (RETURNED,))}
+
+    at_return, reference_at_return = world_only(seen), world_only(result.reference)
+    baseline = world_only(result.null if result.null is not None else pristine)
     unchanged = not differences(baseline, at_return, skip)
     reference_changed = bool(differences(baseline, reference_at_return, skip))
     if unchanged and reference_changed:
@@ -510,6 +517,7 @@ async def _reference_run(exercise: Exercise, reference: Callable, spec: dict, te
     reference_view = await _observe_run(exercise, spec, ref_folder, ref_inputs, "reference",
                                         ref_snapshot if world.snapshotted else None)
     reference_view.update(_server_observations(servers))
+    reference_view.update(_returned(world.outcomes))
     return reference_view, world.outcomes
   finally:
     if exercise.teardown is not None:
@@ -543,6 +551,7 @@ async def _null_run(exercise: Exercise, spec: dict, template: Path, template_inp
     observed = await _observe_run(exercise, spec, folder, inputs, "null",
                                   snapshot if world.snapshotted else None)
     observed.update(_server_observations(servers))
+    observed.update(_returned(world.outcomes))
     return observed
   finally:
     if exercise.teardown is not None:
@@ -564,6 +573,16 @@ async def _observe_run(exercise: Exercise, spec: dict, folder: Path, inputs: dic
     final = await exercise.observe(spec, folder, inputs, View(kind))
     observed.update({(AFTER,) + tuple(key): value for key, value in final.items()})
   return observed
+
+
+RETURNED = "returned"  # keys ("returned", call number): what a call returned, described
+
+
+def _returned(outcomes: list[dict]) -> Observation:
+  """What each call that returned gave back (``_harness.describe``): observed like the rest
+  (an exercise whose contract leaves it open says so with ``Open(("returned", "*"), ...)``)."""
+  return {(RETURNED, number): outcome.get("returned") for number, outcome in enumerate(outcomes)
+          if not outcome.get("raised") and not outcome.get("stopped")}
 
 
 def _bare(key: Key) -> Key:
@@ -598,6 +617,7 @@ async def observe_world(exercise: Exercise, prepared: Prepared, report: Optional
     observed = await _observe_run(exercise, prepared.spec, prepared.folder, prepared.inputs,
                                   "submission", prepared.snapshot_dir if snapshotted else None)
     observed.update(_server_observations(prepared.servers))
+    observed.update(_returned(outcomes))
   except Exception as error:  # noqa: BLE001 - what a submission left may be anything
     failure = f"what the run left could not be observed ({type(error).__name__}: {error})"
   finally:
@@ -632,6 +652,9 @@ def _outcomes(report: Any) -> tuple[list[dict], list[str], bool]:
         "exit_code": item.get("exit_code") if type(item.get("exit_code")) in (int, str)
         else None,
         "returned": item.get("returned"),
+        # only ever shown back to the student ("at its time limit (4 CPU s ...)")
+        "time_limit": item.get("time_limit") if type(item.get("time_limit")) in (int, float)
+        and math.isfinite(item.get("time_limit")) else None,
         "notes": [n[:2000] for n in item.get("notes", [])[:10] if type(n) is str]
         if isinstance(item.get("notes"), list) else [],
     }

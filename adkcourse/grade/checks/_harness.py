@@ -95,6 +95,7 @@ class CallOutcome:
   exit_code: Any = None  # what sys.exit was called with (``raised`` is "SystemExit")
   returned: Any = None  # ``describe(value)`` of what it returned
   cpu: float = 0.0  # CPU seconds it used
+  time_limit: Optional[float] = None  # the run's CPU seconds in all (None: no limit)
   notes: list[str] = field(default_factory=list)
 
   def to_dict(self) -> dict[str, Any]:
@@ -102,7 +103,8 @@ class CallOutcome:
             "message": self.message, "stopped": self.stopped,
             "exit_code": self.exit_code if isinstance(self.exit_code, (int, str, type(None)))
             else repr(self.exit_code)[:100],
-            "returned": self.returned, "cpu": round(self.cpu, 3), "notes": self.notes}
+            "returned": self.returned, "cpu": round(self.cpu, 3), "time_limit": self.time_limit,
+            "notes": self.notes}
 
 
 def describe(value: Any, depth: int = 0) -> Any:
@@ -230,7 +232,8 @@ async def call_limited(fn: Callable, *args: Any, label: str, is_async: Optional[
   """Call ``fn`` (awaiting what it returns), never letting it crash the caller: (its result
   or None, its ``CallOutcome``). ``is_async`` is the contract (None: not checked);
   ``budget`` sets the limits and is charged the CPU time the call used."""
-  outcome = CallOutcome(label=label, notes=_contract_notes(fn, label, is_async))
+  outcome = CallOutcome(label=label, notes=_contract_notes(fn, label, is_async),
+                        time_limit=budget.total if budget is not None else None)
   limits = budget.next() if budget is not None else None
   stopper = _Stopper()
   started = time.process_time()
@@ -268,12 +271,15 @@ async def call_limited(fn: Callable, *args: Any, label: str, is_async: Optional[
 def outcome_note(outcome: dict[str, Any], share: Optional[float] = None) -> Optional[str]:
   """The one line a student reads about a call that did not simply return."""
   name = outcome.get("label") or "the function"
+  total = outcome.get("time_limit")
+  limit = "its time limit" + (f" ({total:g} CPU s for the whole run)"
+                              if isinstance(total, (int, float)) else "")
   if outcome.get("stopped") == "cpu":
-    limit = f"its share ({share:.3g} CPU s) of the time limit" if share else "its time limit"
+    limit = f"its share ({share:.3g} CPU s) of the time limit" if share else limit
     return (f"`{name}` was still computing at {limit} and was stopped: look for an endless "
             "loop")
   if outcome.get("stopped") == "wall":
-    return (f"`{name}` was still waiting (using no CPU) long after its time limit and was "
+    return (f"`{name}` was still waiting (using no CPU) long after {limit} and was "
             "stopped: look for a sleep, a lock or a connection that never answers")
   raised = outcome.get("raised")
   if raised == "SystemExit":
@@ -288,6 +294,30 @@ def outcome_note(outcome: dict[str, Any], share: Optional[float] = None) -> Opti
 
 
 # -- the world as the acting code sees it ---------------------------------------------------
+
+@contextmanager
+def elsewhere(folder: Path) -> Iterator[None]:
+  """During a call, the temporary folder and the home folder are ``folder/tmp`` and
+  ``folder/home``: in the work folder, where the judge looks for files left behind (a "safety"
+  copy of data to be erased is one), for the reference and the submission alike."""
+  import tempfile
+
+  tmp, home = folder / "tmp", folder / "home"
+  tmp.mkdir(parents=True, exist_ok=True)
+  home.mkdir(parents=True, exist_ok=True)
+  saved = {name: os.environ.get(name) for name in ("TMPDIR", "TEMP", "TMP", "HOME")}
+  saved_tempdir = tempfile.tempdir
+  os.environ.update(TMPDIR=str(tmp), TEMP=str(tmp), TMP=str(tmp), HOME=str(home))
+  tempfile.tempdir = str(tmp)
+  try:
+    yield
+  finally:
+    tempfile.tempdir = saved_tempdir
+    for name, value in saved.items():
+      if value is None:
+        os.environ.pop(name, None)
+      else:
+        os.environ[name] = value
 
 def snapshot_folder(folder: Path, into: Path, cap: int = SNAPSHOT_CAP) -> list[str]:
   """Copy every regular file under ``folder`` into ``into`` (same relative paths, links and
@@ -347,8 +377,9 @@ class ActWorld:
     did not return). ``is_async``: the contract to check (default: the exercise's)."""
     name = label or getattr(fn, "__name__", "the function")
     contract = self.is_async if is_async == "contract" else is_async
-    result, outcome = await call_limited(fn, *args, label=name, is_async=contract,
-                                         budget=self.budget, **kwargs)
+    with elsewhere(self.folder.parent / f"elsewhere-{self.index}"):
+      result, outcome = await call_limited(fn, *args, label=name, is_async=contract,
+                                           budget=self.budget, **kwargs)
     self.outcomes.append(outcome.to_dict())
     return result
 

@@ -212,17 +212,19 @@ RUN_FOLDERS = ("world-", "snapshot-", "template-", "reference")
 
 def stray_files(workdir: Path, prefix: tuple, markers: Iterable[str] = ()) -> Observation:
   """What a run left in its work folder outside the worlds' own folders (a copy "for
-  safety", a dump...): ``folder_files`` of everything else there."""
+  safety", a dump...): every file there (folders only through what they hold), the
+  ``elsewhere-N`` folders included, which were the temporary and home folders of the calls
+  (``_harness.elsewhere``), and ``elsewhere-sandbox``, what the sandbox's own /tmp held."""
   found: Observation = {}
   if not workdir.is_dir():
     return found
   for entry in sorted(workdir.iterdir()):
     if entry.name.startswith(RUN_FOLDERS):
       continue
-    if entry.is_dir() and not entry.is_symlink():
+    if entry.is_dir() and not entry.is_symlink():  # what is in it, not the folder itself
       for key, value in folder_files(entry, prefix, markers).items():
-        found[key[:-1] + (f"{entry.name}/{key[-1]}",)] = value
-      found[prefix + ("file", entry.name)] = "folder"
+        if value != "folder":
+          found[key[:-1] + (f"{entry.name}/{key[-1]}",)] = value
     else:
       kind = "link" if entry.is_symlink() else "file" if entry.is_file() else "other"
       found[prefix + ("file", entry.name)] = kind

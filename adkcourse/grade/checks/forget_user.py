@@ -36,7 +36,7 @@ from google.adk.sessions.sqlite_session_service import SqliteSessionService
 from ._engine import Check, Exercise, Open, Resources, View
 from ._harness import ActWorld
 from ._observe import folder_files, read_sqlite, stray_files
-from ._world import (APP_STEMS, FIRST_NAMES, ID_KINDS, SHARED_SESSION_IDS, Clock,
+from ._world import (APP_STEMS, FIRST_NAMES, ID_KINDS, NICKNAMES, SHARED_SESSION_IDS, Clock,
                      awkward_user_id, lookalike_ids, play, secret, sqlite_secure_delete_off,
                      turn_events)
 
@@ -50,7 +50,7 @@ VARIANTS = (
     ("delete", "quotes", "suffix", 2),
     ("wal", "like", "case", 3),
     ("wal", "glob", "suffix", 4),
-    ("delete", None, "case", 3),  # unicode, emoji or spaces; or a user with no session left
+    ("delete", None, "case", 3),  # spaces, a decomposed accent and an emoji; no session left
 )
 
 
@@ -58,13 +58,16 @@ VARIANTS = (
 
 def generate(rng: random.Random, variant: int) -> dict[str, Any]:
   journal, kind, twin_kind, size = VARIANTS[variant]
-  kind = kind or rng.choice(("unicode", "emoji", "spaces"))
+  kind = kind or "spaces"
   stem = rng.choice(APP_STEMS)
   app = f"{stem}_{rng.randrange(10, 99)}"
   twin_app = f"{app}_beta" if twin_kind == "suffix" else app.upper()
   other_app = f"{rng.choice([s for s in APP_STEMS if s != stem])}_{rng.randrange(10, 99)}"
   user = awkward_user_id(rng, kind)
-  others = lookalike_ids(rng, user) + [awkward_user_id(rng, rng.choice(ID_KINDS))]
+  if variant == 3:  # spaces around, a decomposed accent, an emoji: what trimming or
+    # normalising the id would change (with no session left: only the user state remains)
+    user = f" {rng.choice(('zoe', 'rene', 'noe'))}\u0301 \u2615 {rng.choice(NICKNAMES)} "
+  others = lookalike_ids(rng, user) + twins(user) + [awkward_user_id(rng, rng.choice(ID_KINDS))]
   others = [o for o in dict.fromkeys(others) if o != user]
   bystander = rng.choice([n for n in FIRST_NAMES if n not in user.lower()])
   if bystander not in others:
@@ -99,7 +102,7 @@ def generate(rng: random.Random, variant: int) -> dict[str, Any]:
     if delete:
       script.append({"op": "delete", "app": app_, "user": user_, "id": session_id})
 
-  no_session_left = variant == 3 and rng.random() < 0.5
+  no_session_left = variant == 3
   own = max(1, size - 1)
   session(app, user, shared, rng.randrange(1, size + 1), mark, delete=no_session_left)
   for other in others:
@@ -115,6 +118,16 @@ def generate(rng: random.Random, variant: int) -> dict[str, Any]:
   return {"variant": variant, "journal": journal, "kind": kind, "app": app, "user": user,
           "others": others, "twin_app": twin_app, "other_app": other_app, "shared": shared,
           "no_session_left": no_session_left, "script": script, "marks": marks}
+
+
+def twins(user: str) -> list[str]:
+  """Ids that equal ``user`` once trimmed, padded, or written in another Unicode form: another
+  user each, whom ``trim()``, ``COLLATE RTRIM`` or normalising would erase too."""
+  import unicodedata
+
+  found = [user.strip(), f" {user}", f"{user} ", unicodedata.normalize("NFC", user),
+           unicodedata.normalize("NFD", user)]
+  return [twin for twin in dict.fromkeys(found) if twin != user]
 
 
 async def build(spec: dict[str, Any], folder: Path, resources: Resources) -> dict[str, Any]:  # noqa: ARG001
@@ -257,6 +270,9 @@ EXERCISE = Exercise(
     leaves_open=(
         Open(("folder", "file", "*-shm"), "the -shm file holds only the WAL's index: whether it "
              "exists depends on who has the file open, not on the erasure"),
+        Open(("folder", "file", "*-journal"), "a rollback journal left empty (journal_mode "
+             "TRUNCATE or PERSIST on the function's own connection) holds no data: its bytes "
+             "are still searched for the user's markers like any file's"),
     ),
     properties=properties,
     worlds=len(VARIANTS),
