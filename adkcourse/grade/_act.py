@@ -197,7 +197,8 @@ def child(request: dict, exercise: Any, send: Callable[[dict], None]) -> None:
       acting = ActWorld(index, workdir / f"world-{index}", world["inputs"],
                         workdir / f"snapshot-{index}", budget, is_async=exercise.is_async,
                         channels={name: SocketChannel(path)
-                                  for name, path in world.get("channels", {}).items()})
+                                  for name, path in world.get("channels", {}).items()},
+                        elsewhere_root=Path("/tmp") if request["input"] else None)
       try:
         await exercise.act(fn, acting)
         report = acting.report()

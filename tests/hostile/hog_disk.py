@@ -1,6 +1,8 @@
 """Resources: does the work, then writes as much as it can (1 GB asked) outside its work
 folder: in its home, /tmp, /dev/shm, /var/tmp, / and /grade. The writes stop at the
-sandbox's caps and nothing is left anywhere afterwards: 13."""
+sandbox's caps, the next worlds still have room (home and temporary folders are capped apart
+from the work folder) and nothing is left anywhere afterwards; the judge sees the files it
+left in /tmp, a trace a right answer does not leave: 13 less no_trace_left's 3."""
 
 import os
 import sqlite3

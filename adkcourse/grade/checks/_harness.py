@@ -367,6 +367,10 @@ class ActWorld:
   outcomes: list[dict[str, Any]] = field(default_factory=list)
   snapshot_notes: list[str] = field(default_factory=list)
   snapshotted: bool = False
+  # where each call's temporary and home folders go (None: beside the world's folder). A
+  # sandbox puts them in its own /tmp, capped apart from the work folder (a call filling its
+  # home must not leave the next world without room), and keeps what they hold for the judge
+  elsewhere_root: Optional[Path] = None
 
   def path(self, relative: str) -> str:
     return str(self.folder / relative)
@@ -377,7 +381,8 @@ class ActWorld:
     did not return). ``is_async``: the contract to check (default: the exercise's)."""
     name = label or getattr(fn, "__name__", "the function")
     contract = self.is_async if is_async == "contract" else is_async
-    with elsewhere(self.folder.parent / f"elsewhere-{self.index}"):
+    root = self.elsewhere_root if self.elsewhere_root is not None else self.folder.parent
+    with elsewhere(root / f"elsewhere-{self.index}"):
       result, outcome = await call_limited(fn, *args, label=name, is_async=contract,
                                            budget=self.budget, **kwargs)
     self.outcomes.append(outcome.to_dict())
