@@ -88,7 +88,7 @@ def _grade(folder: Path, tmp: Path, planted: str, *extra: str) -> tuple[subproce
   out = tmp / "results" / "gradebook.csv"
   command = [sys.executable, "-m", "adkcourse.grade", "forget_user", str(folder), "--out",
              str(out), "--timeout", "30", "--memory-mb", "512", "--no-progress", *extra]
-  done = subprocess.run(command, capture_output=True, env=env, cwd=tmp, timeout=400)
+  done = subprocess.run(command, capture_output=True, env=env, cwd=tmp, timeout=1800)  # a hang guard only
   return done, out, tmp / "results" / "gradebook-feedback", scratch
 
 
@@ -238,7 +238,7 @@ def test_a_hostile_class_is_graded_correctly(tmp_path, isolation_available, plan
     if place.is_dir():
       assert not [p for p in place.iterdir() if "hostile" in p.name and p not in already], place
   assert out.read_text(encoding="utf-8") == text  # nobody rewrote the gradebook
-  # CPU time, not wall time: the same on a busy machine (the run's own 400 s timeout catches
+  # CPU time, not wall time: the same on a busy machine (a hang guard of 30 minutes catches
   # a hang)
   assert cpu < 360, f"the hostile class used {cpu:.0f} CPU seconds"
 
