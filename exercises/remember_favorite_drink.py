@@ -17,18 +17,25 @@ when a key already holds ``drink``:
 3. it writes these two keys and nothing else: no other key at any scope (no copy of the
    drink, no history, no extra key of the conversation), no file, and the customer's other
    keys (``user:name``...) stay exactly as they are, not even rewritten with their own value.
-   ``temp:`` keys, which ADK never stores, are yours to use;
+   No file means none anywhere: not next to the session file, not in the temporary or the home
+   folder. ``temp:`` keys, which ADK never stores, are yours to use;
 4. it returns exactly ``{"status": "saved", "favorite_drink": drink}``: the function_response
    the model reads, so that it can confirm what was saved.
 
-The values stored and returned are the ``drink`` argument itself, exactly as the customer said
-it (no stripping, no change of case or of Unicode form). The keys are ``favorite_drink`` and
-``last_drink``, each with the prefix (or none) that its scope needs: your one decision is
-where each key lives. Lesson 1 showed the scopes state can have.
+The values stored and returned are the ``drink`` argument itself, exactly as the model passed
+it, whatever it holds: an empty or blank drink, one of any length, one that reads as a number
+or as JSON, quotes, punctuation, markup (``&``, ``<``), line breaks, tabs and invisible or
+unusual spaces included. No stripping, truncation, unquoting, escaping, filtering, parsing or
+validation, no change of case or of Unicode form, no refusing: every call saves. The drink
+comes from the argument, never from the customer's message (the model words it its own way).
+The keys are ``favorite_drink`` and ``last_drink``, each with the prefix (or none) that its
+scope needs: your one decision is where each key lives. Lesson 1 showed the scopes state can
+have.
 
 The grader plays conversations through a real ``Runner`` on a SQLite file and compares
-everything the file holds afterwards (every state key, every event, the tool's answers) with
-what the reference tool leaves, on fresh customers and drinks every run.
+everything the file holds afterwards (every state key, every event, the tool's answers), and
+any file the tool leaves, with what the reference tool leaves, on fresh customers and drinks of
+every shape every run.
 
 Check yourself in a notebook:
 

@@ -42,6 +42,7 @@ import fnmatch
 import hashlib
 import json
 import math
+import os
 import random
 import unicodedata
 from dataclasses import dataclass, field
@@ -243,6 +244,19 @@ def show(value: Any) -> str:
   return text if len(text) <= VALUE_CHARS else text[:VALUE_CHARS - 1] + "…"
 
 
+def show_pair(expected: Any, found: Any) -> str:
+  """"expected X, found Y", and for two long strings that share a beginning, where they part
+  (shown cut short, a truncation or a changed end would read as the same two texts)."""
+  text = f"expected {show(expected)}, found {show(found)}"
+  if (isinstance(expected, str) and isinstance(found, str)
+      and max(len(expected), len(found)) > VALUE_CHARS // 2):
+    common = len(os.path.commonprefix([expected, found]))
+    text += (f" ({len(expected):,} and {len(found):,} characters, the same up to character "
+             f"{common:,}: expected {show(expected[common:common + 40])} from there, found "
+             f"{show(found[common:common + 40])})")
+  return text
+
+
 def default_describe(spec: dict, key: Key) -> str:  # noqa: ARG001
   return " / ".join(str(part) for part in key)
 
@@ -335,7 +349,7 @@ def world_problems(exercise: Exercise, result: WorldResult) -> dict[str, list[st
         checks = _names(exercise.classify(spec, _bare(diff.key)))
       if diff.key[:1] == (AFTER,):
         where += " (as the run finally left it)"
-      text = f"{where}: expected {show(diff.expected)}, found {show(diff.found)}"
+      text = f"{where}: {show_pair(diff.expected, diff.found)}"
       for check in checks:
         problems.setdefault(check, []).append(text)
   if exercise.properties is not None:

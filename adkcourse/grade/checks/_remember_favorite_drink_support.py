@@ -23,13 +23,17 @@ state's.
 
 Also here, as generic: ``describe_store_key`` (such keys in words), ``DeclaredTool`` (a
 submission's function as an agent's tool, under the contract's declaration), ``say`` (one
-turn) and ``quiet_adk``. All candidates for the shared modules (``_observe``, ``_harness``).
+turn) and ``quiet_adk``, candidates for the shared modules (``_observe``, ``_harness``); and
+``awkward_drinks`` (strings that every careless cleaning step changes) with ``visible`` (such
+a string in feedback, its invisible characters escaped), candidates for ``_world`` and
+``_engine.show``.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import random
 import unicodedata
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Optional
@@ -178,3 +182,110 @@ def quiet_adk() -> Iterator[None]:
     yield
   finally:
     adk_logger.setLevel(level)
+
+
+# -- strings a careless transformation changes ------------------------------------------------
+
+# Every kind of character a "cleaning" step touches: each world's values hold all of them, so
+# that strip, truncate, escape, normalise, drop or validate changes at least one value there.
+WORDS = {  # word-like fragments, joined to the others by a separator
+    "digits": ("12 oz", "2 shots", "16oz", "3x", "0.5 l", "No. 5", "2%", "1/2", "#7"),
+    "markup": ("& cream", "<b>foam</b>", "<3", "tea > coffee", "&amp; honey", "&lt;hot&gt;"),
+    "compat": ("½ shot", "x²", "ﬁzz", "ｏａｔ", "Ⅲ"),  # what NFKC changes
+    "emoji": ("☕", "🧋", "👩‍🍳", "🇮🇹", "❤️", "🍵"),
+    "scripts": ("قهوة", "קפה", "抹茶", "珈琲", "чай", "Straße"),
+    "symbols": ("100% arabica", "C:\\cup", "{size}", "%s", "50_50", "*extra*", "$4", "`hot`",
+                "a|b", "@bar", "\\n", "\\u00e9"),  # the last two: a backslash, not an escape
+    "capitals": ("ICED", "Earl Grey", "XL", "DECAF", "İstanbul"),
+    "accents": ("café", "crème", "brûlée", "chá", "Ñu"),
+    "decomposed": tuple(unicodedata.normalize("NFD", w) for w in ("café", "crème", "chá")),
+    "quotes": ("builder's", '"dirty"', "“smart”", "'n'", "«chai»"),
+}
+SEPARATORS = {  # in place of one space between two fragments
+    "line": ("\n", "\r\n", "\r", "\u2028", "\x85", "\x0b"),
+    "tab": ("\t",),
+    "spaces": ("  ", "   "),
+    "invisible": ("\u00a0", "\u2009", "\u202f", "\u200b", "\u200d", "\ufeff", "\u2060",
+                  "\u00ad", "\u3000", "\u200e"),
+    "control": ("\x07", "\x1b", "\x7f", "\x01", "\x1f"),  # no NUL: SQLite's JSON cuts there
+}
+PLAIN = ("latte", "flat white", "cortado", "oolong tea", "chai", "mocha", "cold brew",
+         "macchiato", "oat milk", "americano")
+MIDDLES = ("", " ", "  ", "\u3000", "\u00a0", " \u2009 ")  # inside the blank drink, between
+# two of EDGES/TAILS (so a blank is whitespace only, as str.strip and str.isspace see it)
+LIKE_DATA = ("42", "0", "null", "true", "3.14", "[]", "{}", '{"size": "large"}', "1e3", "-1",
+             "NaN")
+SAID = ("my favourite drink is: ", "My favorite drink is ", "favourite drink is: ",
+        "MY FAVOURITE DRINK IS:", "my favorite drink is ")
+ARTICLES = ("a ", "the ", "an ")  # lower case: what capitalize() or title() changes
+EDGES = ((" ",), ("\t",), ("\n",))  # first/last characters of two drinks and the blank one
+TAILS = ((" ",), ("\t",), ("\n", "\r\n"))  # (a newline last may come as CR LF)
+INVISIBLE = ("\u00a0", "\ufeff", "\u3000", "\u200b")  # ends of a fourth, by variant
+STOPS = ("!", "?", "\u2026", "!!")  # the long one's end, by variant; the said one ends with "."
+LONG = ((10_001, 12_000), (4_097, 8_191), (66_000, 70_000), (8_193, 9_999))  # by variant
+
+
+def _body(rng: random.Random, features: list[str], length: int = 0) -> str:
+  """Fragments of ``features`` among plain words (at least ``length`` characters), each
+  separator feature between two of them; a long body holds every fragment and every
+  separator of its features, in random order."""
+  everything = length > 0
+  words = ([w for f in features if f in WORDS for w in WORDS[f]] if everything else
+           [rng.choice(WORDS[f]) for f in features if f in WORDS]) + [rng.choice(PLAIN)]
+  pool, size = PLAIN + tuple(w for f in features if f in WORDS for w in WORDS[f]), \
+      sum(len(w) + 1 for w in words)
+  while size < length:
+    words.append(rng.choice(pool))
+    size += len(words[-1]) + 1
+  rng.shuffle(words)
+  words += [rng.choice(PLAIN)] if len(words) < 2 else []
+  seps = ([s for f in features if f in SEPARATORS for s in SEPARATORS[f]] if everything else
+          [rng.choice(SEPARATORS[f]) for f in features if f in SEPARATORS])
+  gaps = [" "] * (len(words) - 1)
+  for at, sep in zip(rng.sample(range(len(gaps)), min(len(seps), len(gaps))), seps):
+    gaps[at] = sep
+  extra = "".join(seps[len(gaps):])  # more separators than gaps: inside the last word
+  text = "".join(w + g for w, g in zip(words, gaps + [""]))
+  return text[:-1] + extra + text[-1:] if extra else text
+
+
+def awkward_drinks(rng: random.Random, variant: int) -> list[str]:
+  """Ten different drinks, in random order, on which every careless transformation (strip of
+  any end, truncation, first line, unquoting, escaping, normalising, filtering, parsing,
+  refusing) differs from the identity, in every world: an empty one; one that reads as data
+  (``42``, ``null``); one wrapped in double quotes, one in single quotes, one that starts with
+  the sentence that names it and ends with a full stop; a blank one and two others that start
+  with a space, a tab, a newline and end with another of them; one with invisible ends
+  (``INVISIBLE``, by variant); and one of 4,097-70,000 characters (``LONG``, by variant) that
+  starts with a lower-case article, holds every fragment and separator kind above and ends
+  with punctuation. Every fragment and separator kind is also in two of the short ones."""
+  kinds = list(WORDS) + list(SEPARATORS)
+  shaped: list[list[str]] = [[] for _ in range(6)]
+  for kind in kinds:
+    for at in rng.sample(range(len(shaped)), 2):
+      shaped[at].append(kind)
+  leads = list(range(3))
+  rng.shuffle(leads)
+  tails = leads[1:] + leads[:1]  # each one ends with another kind than it starts with
+  ends = [(rng.choice(EDGES[lead]), rng.choice(TAILS[tail])) for lead, tail in zip(leads, tails)]
+  edged = [lead + _body(rng, shaped[3 + n]) + tail for n, (lead, tail) in enumerate(ends[1:])]
+  drinks = ["", ends[0][0] + rng.choice(MIDDLES) + ends[0][1], rng.choice(LIKE_DATA),
+            '"' + _body(rng, shaped[0]) + '"', "'" + _body(rng, shaped[1]) + "'",
+            rng.choice(SAID) + _body(rng, shaped[2]) + ".", *edged,
+            INVISIBLE[variant] + _body(rng, shaped[5]) + INVISIBLE[(variant + 1) % 4],
+            rng.choice(ARTICLES) + _body(rng, kinds, rng.randrange(*LONG[variant]))
+            + STOPS[variant]]
+  rng.shuffle(drinks)
+  return drinks
+
+
+def visible(value: Any) -> str:
+  """A value as feedback shows it: a str with every invisible or control character escaped
+  (a no-break space is not a space) and its length when long; anything else as JSON."""
+  if not isinstance(value, str):
+    return _text(value)
+  shown = "".join(c if c == " " or unicodedata.category(c)[0] not in "CZ" else
+                  c.encode("unicode_escape").decode() if ord(c) < 0x10000 else c for c in value)
+  if unicodedata.normalize("NFC", value) != value:
+    shown += " (not in NFC form)"
+  return (f'"{shown[:80]}…" ({len(value)} characters)' if len(shown) > 100 else f'"{shown}"')

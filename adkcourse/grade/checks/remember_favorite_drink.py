@@ -10,15 +10,24 @@ the app's state; the customer's nested user keys and an earlier visit that set a
 customers whose ids a sloppy scope confuses with theirs (a prefix, case, the same letters
 decomposed), some sharing their session id (``default``...); bystanders; the same customer in
 a look-alike app. Then a conversation through a real ``Runner`` whose agent has the function as
-its tool (the offline model calls it on "my favourite drink is: ..."): the customer names a
-drink, two in another conversation (changing their mind), one again (in some worlds the
-favourite it already is, in the same or another conversation), and opens a new conversation;
-the look-alikes name theirs in between. Drinks: quotes, accents composed or not, emoji, double
-and trailing spaces, capitals.
+its tool (the offline model calls it with the turn's drink, which the customer's message words
+otherwise: collapsed, lower case, in a sentence): the customer names a drink, changes their
+mind across two conversations, names the favourite it already is (in another conversation,
+then where it is already last_drink; their next conversation, never spoken in, stays as it
+was); the look-alikes name theirs in between, one the customer's very drink. The ten drinks
+of every world
+(``_remember_favorite_drink_support.awkward_drinks``) make every careless transformation
+differ from the identity there: empty, blank, data-like (``42``), wrapped in either quote,
+starting with "my favourite drink is" and ending with ".", starting and ending with space, tab,
+newline and invisible spaces, one of 4,097-70,000 characters with every kind of character
+(digits, ``&<>``, emoji, scripts, NFD, NFKC-unstable, controls, line and space separators);
+tests/test_grade_remember_favorite_drink.py checks a catalogue of such transformations against
+the worlds.
 
 Observed after the last turn: every row of every table (each state key; each event's every
 field, the function_response the model read and the state_delta included), the schema and
-format, the files of the folder and of the work folder; the Runner's ids and clock readings
+format, the files of the folder and any file left in the work folder, the
+temporary and home folders of the calls (``stray_files``); the Runner's ids and clock readings
 replaced by what they stand for (``_remember_favorite_drink_support.runner_stable``).
 """
 
@@ -29,22 +38,21 @@ import json
 import random
 import unicodedata
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 from uuid import UUID
 
 from google.adk.sessions.sqlite_session_service import SqliteSessionService
 from google.adk.tools import ToolContext
 
-from ._engine import ABSENT, Check, Exercise, Resources, View, same, show
+from ._engine import ABSENT, Check, Exercise, Resources, View, same
 from ._harness import ActWorld
 from ._observe import folder_files, read_sqlite, stray_files
-from ._remember_favorite_drink_support import (DeclaredTool, describe_store_key, quiet_adk,
-                                               runner_stable, say, who)
+from ._remember_favorite_drink_support import (DeclaredTool, awkward_drinks, describe_store_key,
+                                               quiet_adk, runner_stable, say, visible, who)
 from ._world import (FIRST_NAMES, SHARED_SESSION_IDS, Clock, awkward_user_id,
                      lookalike_ids, play, secret)
 
 TOOL, AGENT, DB_NAME = "remember_favorite_drink", "drink_buddy", "drinks.db"
-NAMED = r"favou?rite drink is: (?P<drink>.+)$"
 INSTRUCTION = "You are a cafe concierge. Save the drink a customer names with the tool."
 FAV, LAST, STAYS, OTHERS, CONFIRM = ("favorite_follows_the_customer", "last_drink_in_each_session",
                                      "last_drink_stays_in_its_session",
@@ -60,6 +68,9 @@ QUIRKY = {"quotes": ("builder's tea", 'the "usual"', "o'clock chai", '"dirty" ch
           "spaces": ("flat  white", "oat milk  latte", "cold brew  tonic")}
 MINE = {"user:favorite_drink": FAV, "last_drink": LAST}  # the state_delta keys of each check
 SMALL_TALK = ("Thanks, see you tomorrow!", "What's on the menu today?", "Hello again!")
+SAID = {"first": ("Hi! My favourite drink is: {}, thanks.", "Put me down for {} please!"),
+        "change": ("Actually, no. My favorite drink is {} now.", "Make that {} from today on"),
+        "again": ("Just so you know, my favourite drink is still {}!", "{}, as always.")}
 # variant -> (kind of the customer's id, the drinks' quirk, how the look-alike app is named)
 VARIANTS = (("quotes", "quotes", "suffix"), ("unicode", "unicode", "case"),
             ("like", "spaces", "suffix"), (None, "unicode", "case"))
@@ -105,6 +116,17 @@ def _interleave(rng: random.Random, lists: list[list]) -> list:
   return [item for _at, item in sorted(placed, key=lambda pair: pair[0])]
 
 
+def _said(rng: random.Random, how: str, drink: Optional[str]) -> str:
+  """What the customer types: the drink in their own words (collapsed, lower case, around a
+  sentence), never exactly the argument the model then passes to the tool."""
+  if drink is None:
+    return rng.choice(SMALL_TALK)
+  shown = " ".join(drink.split()).lower()[:200] or "nothing, really"
+  if shown == drink:
+    shown = drink.upper() if drink.upper() != drink else f"number {drink}"
+  return rng.choice(SAID[how]).format(shown)
+
+
 def generate(rng: random.Random, variant: int) -> dict[str, Any]:
   kind, quirk, twin_kind = VARIANTS[variant]
   main = awkward_user_id(rng, kind or rng.choice(("glob", "emoji", "spaces")))
@@ -118,9 +140,13 @@ def generate(rng: random.Random, variant: int) -> dict[str, Any]:
   app = f"{rng.choice(STEMS)}_{rng.randrange(10, 99)}"
   twin_app = f"{app}_beta" if twin_kind == "suffix" else app.upper()
   shared = rng.choice(SHARED_SESSION_IDS)
-  d1, d0, d2, d3, d4, e1, e2, t1, old, elsewhere = _drinks(rng, quirk, 10)
+  d0, old, elsewhere = _drinks(rng, quirk, 3)  # of earlier visits
+  a, t1 = awkward_drinks(rng, variant), None  # what is named now: ten drinks
   if variant == 1:  # the third customer names the customer's first drink, composed otherwise
-    t1 = unicodedata.normalize("NFC" if d1 != unicodedata.normalize("NFC", d1) else "NFD", d1)
+    twins = [d for d in a if unicodedata.normalize("NFC", d) != unicodedata.normalize("NFD", d)]
+    a.insert(0, a.pop(a.index(twins[0])))
+    t1 = unicodedata.normalize("NFC" if a[0] != unicodedata.normalize("NFC", a[0]) else "NFD",
+                               a[0])
   clock, store = Clock(rng), []
 
   def create(app_: str, user: str, sid: str, state: dict[str, Any]) -> str:
@@ -150,22 +176,24 @@ def generate(rng: random.Random, variant: int) -> dict[str, Any]:
   st = create(app, speakers[2], visit_id(), {}) if len(speakers) > 2 else None
   for user in bystanders:
     sid = create(app, user, rng.choice((shared, visit_id())), {"user:name": user.strip()})
-    visit(app, user, sid, rng.choice((old, elsewhere, d1)))
+    visit(app, user, sid, rng.choice((old, elsewhere, a[0])))
   twin = create(twin_app, main, shared, {"user:name": main.strip(), "app:menu": {"season": "x"}})
   visit(twin_app, main, twin, elsewhere)
 
-  main_steps = [(s1, d1, "first"), (s2, d2, "first"), (s2, d3, "change")]
-  main_steps += {0: [(s1, d3, "again")], 2: [(s2, d3, "again"), (s1, None, "")]}.get(
-      variant, [rng.choice(((s1, None, ""), (s1, d4, "first")))])
-  look_steps = [(sl, e1, "first")] + rng.choice(([], [(sl, e2, "change")], [(sl, e1, "again")]))
-  steps = _interleave(rng, [[(main,) + s for s in main_steps],
-                            [(speakers[1],) + s for s in look_steps],
-                            [(speakers[2], st, t1, "first")] if st else []])
-  steps.append((main, new, None, ""))
-  said = {"first": "Hi! My favourite drink is: {}", "change": "Actually, no. My favorite drink "
-          "is: {}", "again": "Just so you know, my favourite drink is: {}"}
-  turns = [{"user": user, "session": sid, "drink": drink,
-            "text": said[how].format(drink) if drink else rng.choice(SMALL_TALK)}
+  # the customer changes their mind across two conversations and names the favourite it already
+  # is (in another conversation, then where it already is last_drink); the look-alikes name
+  # theirs in between, one the very drink the customer just named; ``new``, the customer's
+  # next conversation, is never spoken in: it must stay as it was (no last_drink)
+  main_steps = [(s1, a[0], "first"), (s2, a[1], "first"), (s2, a[2], "change"),
+                (s1, a[2], "again"), (s1, a[2], "again"), (s2, a[3], "change"),
+                (s1, a[4], "change"), (s2, a[7], "change"), (s1, a[8], "change")]
+  look_steps = [(sl, a[5], "first"), (sl, a[9], "change")] + (
+      [(sl, a[6], "change")] if variant != 2 else [])
+  third = {1: [(speakers[-1], st, t1, "first")], 2: [(speakers[-1], st, a[6], "first")]}
+  steps = _interleave(rng, [[(main,) + s for s in main_steps[1:]],
+                            [(speakers[1],) + s for s in look_steps], third.get(variant, [])])
+  steps[:0] = [(main,) + main_steps[0], (speakers[1], sl, a[0], "change")]
+  turns = [{"user": user, "session": sid, "drink": drink, "text": _said(rng, how, drink)}
            for user, sid, drink, how in steps]
   return {"variant": variant, "app": app, "twin_app": twin_app, "main": main,
           "speakers": speakers, "bystanders": bystanders, "store": store, "turns": turns}
@@ -174,20 +202,22 @@ def generate(rng: random.Random, variant: int) -> dict[str, Any]:
 async def build(spec: dict[str, Any], folder: Path, resources: Resources) -> dict[str, Any]:  # noqa: ARG001
   await play(SqliteSessionService(str(folder / DB_NAME)), spec["store"])
   return {"db": DB_NAME, "app": spec["app"],
-          "turns": [[t["user"], t["session"], t["text"]] for t in spec["turns"]]}
+          "turns": [[t["user"], t["session"], t["text"], t["drink"]] for t in spec["turns"]]}
 
 
 # --- act ---------------------------------------------------------------------------------------
 
-def _rules() -> list:
-  """The offline model: a named drink -> a call of the tool with exactly that text; the tool's
+def _rules(named: list) -> list:
+  """The offline model: a turn that names a drink -> a call of the tool with that drink (what
+  ``named[0]`` holds: the model words it its own way, not as the message did); the tool's
   answer -> a confirmation that quotes it; anything else -> a greeting."""
   from adkcourse.offline_model import fallback, on_tool, on_user
 
   def confirm(turn: Any) -> str:
     return "Saved: " + json.dumps(turn.result, sort_keys=True, ensure_ascii=False, default=str)
 
-  return [on_user(NAMED, call=TOOL, args=lambda match, turn: {"drink": match.group("drink")}),
+  return [on_user("", call=TOOL, args=lambda match, turn: {"drink": named[0]},
+                  when=lambda turn: named[0] is not None),
           on_tool(TOOL, reply=confirm), fallback("Hello! What can I get you?")]
 
 
@@ -217,12 +247,13 @@ async def act(fn: Callable, world: ActWorld) -> None:
   if inspect.iscoroutinefunction(fn):
     world.snapshot_notes.append(f"`{TOOL}` is defined with `async def`: the contract is a plain "
                                 "`def`")
-  agent = Agent(name=AGENT, model=OfflineModel(rules=_rules()),
+  named: list = [None]  # the drink the model passes in this turn
+  agent = Agent(name=AGENT, model=OfflineModel(rules=_rules(named)),
                 tools=[DeclaredTool(fn, _declaration)], instruction=INSTRUCTION)
   runner = Runner(app_name=world.inputs["app"], agent=agent,
                   session_service=SqliteSessionService(world.path(world.inputs["db"])))
   with quiet_adk():
-    for user, session, text in world.inputs["turns"]:
+    for user, session, text, named[0] in world.inputs["turns"]:
       await world.call(say, runner, user, session, text, label=TOOL, is_async=None)
       if world.outcomes[-1]["raised"] or world.outcomes[-1]["stopped"]:
         break  # the world earns nothing now: no need to play the rest
@@ -277,34 +308,46 @@ def label(spec: dict[str, Any]) -> str:
 
 # --- what every outcome must satisfy -----------------------------------------------------------
 
+def _not(found: Any, drink: str) -> str:
+  return f"{visible(found) if found is not ABSENT else 'nothing'}, not the drink {visible(drink)}"
+
+
 def properties(spec: dict[str, Any], observed: dict, pristine: dict) -> list[tuple[str, str]]:
-  """What the contract says of every outcome (the reference's too): each speaker's favourite
-  and each conversation's last drink is the drink named last there, as a str; each answer is
-  exactly the contract's; nothing of anyone else changed; something was stored at all."""
+  """What the contract says of every outcome (the reference's too): every call's state_delta
+  and answer hold the drink of its turn exactly; each speaker's favourite and each
+  conversation's last drink is the drink named last there, as a str; nothing of anyone else
+  changed; something was stored at all."""
   problems: list[tuple[str, str]] = []
   app, favourite, last, turns = spec["app"], {}, {}, {}
   for turn in spec["turns"]:  # their conversations start empty: turn n there is the n-th
     where = (turn["user"], turn["session"])
     turns[where] = turns.get(where, 0) + 1
-    if turn["drink"] is not None:
-      favourite[turn["user"]] = last[where] = drink = turn["drink"]
-      answer = ("events", app, *where, turns[where], 3, "event_data", "content", "parts", 0,
-                "function_response", "response")
-      found = {k[len(answer):]: v for k, v in observed.items() if k[:len(answer)] == answer}
-      if not same(found, {("status",): "saved", ("favorite_drink",): drink}):
-        problems.append((CONFIRM, f"{describe(spec, answer)} is not exactly {{'status': "
-                                  f"'saved', 'favorite_drink': {drink!r}}}"))
+    if turn["drink"] is None:
+      continue
+    favourite[turn["user"]] = last[where] = drink = turn["drink"]
+    event = ("events", app, *where, turns[where], 3, "event_data")
+    for name, check in MINE.items():
+      found = observed.get(event + ("actions", "state_delta", name), ABSENT)
+      if not (type(found) is str and found == drink):
+        problems.append((check, f"{describe(spec, event + ('actions', 'state_delta', name))} "
+                                f"is {_not(found, drink)}"))
+    answer = event + ("content", "parts", 0, "function_response", "response")
+    found = {k[len(answer):]: v for k, v in observed.items() if k[:len(answer)] == answer}
+    if not same(found, {("status",): "saved", ("favorite_drink",): drink}):
+      problems.append((CONFIRM, f"{describe(spec, answer)} is not exactly {{'status': "
+                                f"'saved', 'favorite_drink': {visible(drink)}}}"))
   for user, drink in favourite.items():
-    found = observed.get(("db", "table", "user_states", app, user, "state", "favorite_drink"))
+    found = observed.get(("db", "table", "user_states", app, user, "state", "favorite_drink"),
+                         ABSENT)
     if not (type(found) is str and found == drink):
-      problems.append((FAV, f"{who(user)}'s user:favorite_drink is {show(found)}, not {drink!r}"))
+      problems.append((FAV, f"{who(user)}'s user:favorite_drink is {_not(found, drink)}"))
   for (user, sid), drink in last.items():
-    found = observed.get(("db", "table", "sessions", app, user, sid, "state", "last_drink"))
+    found = observed.get(("db", "table", "sessions", app, user, sid, "state", "last_drink"),
+                         ABSENT)
     if not (type(found) is str and found == drink):
-      problems.append((LAST, f"{sid!r} of {who(user)} has last_drink {show(found)}, not "
-                             f"{drink!r}"))
-  changed = [key for key in set(observed) | set(pristine)
-             if not same(observed.get(key, ABSENT), pristine.get(key, ABSENT))]
+      problems.append((LAST, f"{sid!r} of {who(user)} has last_drink {_not(found, drink)}"))
+  changed = [key for key in set(observed) | set(pristine) if key[0] != "returned"
+             and not same(observed.get(key, ABSENT), pristine.get(key, ABSENT))]
   problems += [(classify(spec, key), f"{describe(spec, key)} changed") for key in changed
                if classify(spec, key) in (STAYS, OTHERS)]
   if not any(key[0] == "db" and "state" in key for key in changed):
@@ -319,8 +362,9 @@ CHECKS = (
           "exactly as said), even when it already holds it: every later conversation of this "
           "customer in this app sees the drink they named last; no one else does.",
           hint="The user: prefix keeps a key for every conversation of one customer of one app; "
-               "store `drink` unchanged, on every call: no strip, no change of case or Unicode "
-               "form (values that look alike may differ: é, or e followed by an accent)",
+               "store `drink` unchanged, on every call, whatever it holds (empty, blank, long, "
+               "quoted, with line breaks or invisible spaces): no strip, cut, escape, filter or "
+               "refusal, no change of case or Unicode form (é, or e followed by an accent)",
           success="every customer's later conversations see the drink they named last"),
     Check(LAST, 2,
           "Every call sets `last_drink` to `drink` in this conversation's own state: each "
@@ -334,7 +378,8 @@ CHECKS = (
           "other keys (`user:name`...) stay exactly as they were, not even rewritten with their "
           "own value. temp: keys, which ADK never stores, are yours.",
           hint="Each call's state_delta must hold exactly the two keys: anything else written "
-               "through tool_context.state is stored (None included) and outlives the call",
+               "through tool_context.state is stored (None included) and outlives the call; a "
+               "file (in the temporary or home folder too) outlives it as well",
           success="nothing but the two keys is stored", needs_action=True),
     Check(OTHERS, 2,
           "Other customers (ids that share a prefix, differ by case or look the same, the same "

@@ -1,0 +1,10 @@
+"""Drops trailing sentence punctuation ("a latte."): the drink said ends with it."""
+
+from google.adk.tools import ToolContext
+
+
+def remember_favorite_drink(tool_context: ToolContext, drink: str) -> dict:
+  drink = drink.rstrip(".!?,;")
+  tool_context.state["user:favorite_drink"] = drink
+  tool_context.state["last_drink"] = drink
+  return {"status": "saved", "favorite_drink": drink}
