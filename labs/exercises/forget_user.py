@@ -6,19 +6,28 @@ A student asks the tutor to forget them. Write
     async def forget_user(service, db_path: str, app_name: str, user_id: str) -> None
 
 where ``service`` is the ``SqliteSessionService`` the tutor runs on, and ``db_path`` its file.
-When ``forget_user`` returns:
+The tutor keeps running meanwhile, with a connection of its own open to the file. When
+``forget_user`` returns:
 
-1. no session, no event and no user state of ``user_id`` in ``app_name`` is left;
-2. not one byte of that data can be read from the database's folder anymore: not from the
-   file, not from a ``-journal`` or ``-wal`` file next to it, not from a copy. Lesson 2 shows
-   why this needs thought: a deleted row stays in the file until SQLite reuses its space (the
-   grader, like SQLite's own builds, runs with ``PRAGMA secure_delete`` off);
+1. no session, no event and no user state of ``user_id`` in ``app_name`` is left. The id is
+   compared exactly: an id that differs by case, by a space around it or by its Unicode form
+   (``é`` composed, or ``e`` + U+0301) is another user's;
+2. not one byte of that data can be read anymore: not from the file, not from a ``-journal``
+   or ``-wal`` file next to it, not from a copy anywhere (the database's folder, the
+   temporary folder, the home folder). Lesson 2 shows why this needs thought: a deleted row
+   stays in the file until SQLite reuses its space (the grader, like SQLite's own builds, runs
+   with ``PRAGMA secure_delete`` off). The files are read the moment the function returns,
+   while the tutor's connection is still open;
 3. everything else is exactly as it was: every other user of the app (whatever their ids look
-   like: quotes, a shared prefix, another case), the same user id in other apps, and the
-   app's state.
+   like: quotes, ``LIKE`` or ``GLOB`` wildcards, a shared prefix, another case), their sessions
+   even where one has the same session id as the user's, the same user id in other apps, the
+   app's state, and the file itself: its tables with their keys and indexes, its encoding, page
+   size and journal mode. (An empty ``-journal`` file, or a ``-shm`` file, left next to it is
+   fine: they hold no data.)
 
-How you get there is your decision: the service's API, SQL on the file, or both. The checks
-look only at the result, on fresh data with new names on every run.
+``forget_user`` returns ``None``. How you get there is your decision: the service's API, SQL on
+the file, or both. The checks look only at the result, on fresh data with new names on every
+run, in rollback-journal and WAL files.
 
 Check yourself in a notebook:
 
