@@ -316,3 +316,11 @@ def test_a_seed_gives_the_same_feedback_on_every_run(tmp_path):
                  "--no-progress"]) == 0
     pages.append((tmp_path / run / "gb-feedback" / "raises.md").read_text())
   assert pages[0] == pages[1] and "erasing" in pages[0]
+
+
+def test_a_short_seed_is_warned_about_and_a_long_one_is_not(tmp_path, capsys):
+  write_class(tmp_path / "subs", ("no_function",))
+  for seed, warned in ((5, True), (2 ** 62 + 7, False)):
+    assert main(["forget_user", str(tmp_path / "subs"), "--out", str(tmp_path / f"{seed}.csv"),
+                 "--no-progress", "--sandbox", "none", "--seed", str(seed)]) == 0
+    assert ("is short: a student can find it" in capsys.readouterr().err) == warned, seed

@@ -25,6 +25,9 @@ from .runner import UsageError, find_submissions, grade_all
 from .sandbox import SandboxUnavailable, detect
 
 
+
+SECRET_SEED = 2 ** 60  # below this, trying every seed from a feedback page's world seeds is quick
+
 def build_parser() -> argparse.ArgumentParser:
   parser = argparse.ArgumentParser(
       prog="python -m adkcourse.grade", description=__doc__.splitlines()[0],
@@ -94,6 +97,11 @@ def main(argv: list[str] | None = None) -> int:
     return 2
   for line in skipped:
     print(f"skipped {line}", file=sys.stderr)
+  if args.seed is not None and abs(args.seed) < SECRET_SEED:
+    print(f"warning: --seed {args.seed} is short: a student can find it from the world seeds "
+          "on their feedback page, and with it their worlds of any later run with the same "
+          "seed. For a class, use a long random one: "
+          "python -c 'import secrets; print(secrets.randbits(64))'", file=sys.stderr)
   started = time.monotonic()
   try:
     graded = grade_all(args.exercise, submissions, jobs=args.jobs, time_limit=args.timeout,
