@@ -63,25 +63,26 @@ class Cgroup:
     return found
 
   def kill(self, rounds: int = 200) -> int:
-    """SIGKILL everything in the cgroup until it is empty; returns how many were killed."""
+    """SIGKILL everything in the cgroup until it is empty; returns how many processes were
+    killed (each counted once, though a dying one stays listed for a while)."""
     if self.version == 2 and (self.dirs[0] / "cgroup.kill").exists():
       try:
         (self.dirs[0] / "cgroup.kill").write_text("1")
       except OSError:
         pass
-    killed = 0
+    killed: set[int] = set()
     for _ in range(rounds):
       pids = self.pids()
       if not pids:
-        return killed
+        return len(killed)
       for pid in pids:
         try:
           os.kill(pid, signal.SIGKILL)
-          killed += 1
+          killed.add(pid)
         except (ProcessLookupError, PermissionError):
           pass
       time.sleep(0.005)
-    return killed
+    return len(killed)
 
   def oom_kills(self) -> int:
     """How many processes the kernel killed for reaching the memory limit."""
