@@ -9,7 +9,8 @@ turn orders something. Write
 
 which returns the ``RunConfig`` every turn runs with and the ``EventsCompactionConfig`` of the
 agent's ``App`` (``None``: no compaction), for any ``budget_tokens`` from 130 to 600 and a
-chat of any length (the checks play chats of 3 to 60 turns, at budgets across that range).
+chat of any length and any sizes within the bounds below (the checks play chats of 3 to 60
+turns, at budgets across that whole range, each chat with a set-up of its own call).
 On every turn, with your set-up:
 
 1. every model request, the barista's and the summarizer's, stays within ``budget_tokens``
@@ -19,7 +20,12 @@ On every turn, with your set-up:
 3. the customer's previous message and the new one reach the barista word for word;
 4. summaries cost at most one model call per two turns: by the end of turn t (before the
    barista receives turn t + 1), at most t // 2 summaries, so none in turn 1;
-5. compaction summarises with the ``summarizer`` given, never with the barista's own model.
+5. compaction summarises with the ``summarizer`` given, never with the barista's own model or
+   a summarizer of your own: on every turn the barista receives summaries written by the
+   ``summarizer`` given, then the chat's events from some point on, word for word and in
+   order, and nothing else; every event it no longer receives word for word was sent to the
+   ``summarizer`` given for a summary it receives (directly, or within an earlier summary
+   that one was written from).
 
 What you can count on:
 

@@ -5,14 +5,16 @@ ran it. So the models live with the judge (``ModelServer``: it answers from scri
 records every request it received, as the judge will read them), and the code being graded
 talks to them through a ``BaseLlm`` that forwards each ``LlmRequest`` as JSON over a
 ``_channel`` channel (``ChannelModel``). Those two are specific to no exercise: candidates for
-the shared ``_channel`` module. Then ``fit_the_budget``'s own summarizer: the object the
-function is given (``given_summarizer``) and the rule its model answers by.
+the shared ``_channel`` module. Then ``fit_the_budget``'s own pieces: the summarizer the
+function is given (``given_summarizer``), the rule its model answers by (``summary_answer``),
+and texts of an exact length (``sized``), for chats whose every request size is planned.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, AsyncGenerator, Callable, Optional
+import random
+from typing import Any, AsyncGenerator, Callable, Optional, Sequence
 
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
@@ -25,6 +27,7 @@ from adkcourse.offline_model import estimate_tokens
 MAX_REQUESTS = 1_000  # requests one model server records (then it refuses)
 MAX_TEXT = 4_000  # characters of one text kept in a record
 PROMPT = "Summarise this chat briefly."  # the given summarizer's prompt (28 characters)
+MAX_SUMMARY = 80  # characters of a summary (the contract says so)
 
 
 class ChannelModel(BaseLlm):
@@ -57,6 +60,19 @@ def request_texts(request: LlmRequest) -> list[list[str]]:
   """Every text of a request's contents, as ``[role, text]`` pairs, in order."""
   return [[str(content.role), part.text[:MAX_TEXT]] for content in request.contents
           for part in content.parts or [] if part.text]
+
+
+def other_parts(request: LlmRequest) -> list[str]:
+  """The kind of every part of a request's contents that is not a plain text (inline data,
+  a function call, code...): no turn and no summary of the chat is one."""
+  kinds = []
+  for content in request.contents:
+    for part in content.parts or []:
+      fields = part.model_dump(exclude_none=True, exclude_defaults=True)
+      others = sorted(set(fields) - {"text"})
+      if others or not part.text:
+        kinds.append(", ".join(others) or "empty")
+  return kinds[:20]
 
 
 def instruction(request: LlmRequest) -> str:
@@ -141,11 +157,29 @@ def given_summarizer(channel: Any) -> Any:
   return CafeSummarizer(llm=ChannelModel(channel, model="judge-summarizer"))
 
 
+def unlike_the_given_summarizer(request: LlmRequest) -> Optional[str]:
+  """How a request to the summarizer's model differs from every request the summarizer
+  given sends (one user content: the prompt, then one text part per event; nothing else),
+  or None."""
+  if instruction(request) or (request.config and request.config.tools):
+    return "a system instruction or tools"
+  if len(request.contents) != 1 or request.contents[0].role != "user":
+    return f"{len(request.contents)} contents (the summarizer given sends one, as the user)"
+  parts = request.contents[0].parts or []
+  if not parts or parts[0].text != PROMPT:
+    first = parts[0].text if parts and parts[0].text else ""
+    return f"a prompt of its own ({first[:60]!r}...)"
+  if other_parts(request):
+    return f"a part of another kind than text ({other_parts(request)[0]})"
+  return None
+
+
 def allergy_sentences(texts: list[str]) -> list[str]:
   """The given summarizer's rule: every sentence about an allergy, each once (a line's
-  author and an earlier summary's "Summary: " are not part of it)."""
+  author and an earlier summary's "Summary N: " are not part of it)."""
   kept: list[str] = []
   for line in (line for text in texts for line in text.splitlines()):
+    line = re.sub(r"^Summary \d+: ", "", line.strip())
     while re.match(r"\w+: ", line):
       line = line.split(": ", 1)[1]
     for sentence in re.split(r"(?<=[.!?])\s+", line.strip()):
@@ -154,13 +188,77 @@ def allergy_sentences(texts: list[str]) -> list[str]:
   return kept
 
 
+SUMMARY_PADDING = (" Noted.", " Mind it.", " Every order.", " Take care.", " Always.",
+                   " Ok.", " Yes.", " So.", " Thanks.", " All good.")
+
+
+def summary_answer(texts: list[str], number: int, length: int) -> str:
+  """What the given summarizer's model answers to its ``number``-th request: "Summary N: "
+  and the allergy sentences of ``texts``, made ``length`` characters long where they fit
+  (at most 80): each answer of a chat is its own, and its length is the world's choice."""
+  kept = allergy_sentences(texts)
+  answer = f"Summary {number}: " + (" ".join(kept) if kept else "drinks were ordered.")
+  answer = answer[:MAX_SUMMARY]
+  gap = min(length, MAX_SUMMARY) - len(answer)
+  if gap > 0:
+    answer += fill(random.Random(number), gap, SUMMARY_PADDING) or "." * gap
+  return answer
+
+
+# --- texts of an exact length -------------------------------------------------------------
+
+def fill(rng: random.Random, gap: int, padding: Sequence[str], avoid: str = ""
+         ) -> Optional[str]:
+  """Distinct phrases of ``padding`` (none already in ``avoid``) whose lengths add up to
+  exactly ``gap``, in a random order ("" for 0; None when no choice adds up)."""
+  phrases = [p for p in padding if p not in avoid]
+  rng.shuffle(phrases)
+
+  def search(start: int, left: int) -> Optional[list[str]]:
+    if left == 0:
+      return []
+    for i in range(start, len(phrases)):
+      if len(phrases[i]) <= left:
+        rest = search(i + 1, left - len(phrases[i]))
+        if rest is not None:
+          return [phrases[i]] + rest
+    return None
+
+  found = search(0, gap)
+  return None if found is None else "".join(found)
+
+
+def sized(rng: random.Random, templates: Sequence[str], words: dict[str, Any], length: int,
+          padding: Sequence[str]) -> Optional[str]:
+  """A text of exactly ``length`` characters: one of ``templates`` with ``words`` filled in
+  ("a" before a vowel made "an"), then polite phrases (None: no template fits)."""
+  fitting = []
+  for template in rng.sample(list(templates), len(templates)):
+    text = re.sub(r"\b([Aa]) ([aeiou])", r"\1n \2", template.format(**words))
+    text = text[0].upper() + text[1:]
+    if len(text) <= length:
+      padded = fill(rng, length - len(text), padding, avoid=text)
+      if padded is not None:
+        return text + padded
+      fitting.append(text)
+  if not fitting:
+    return None
+  text = fitting[0]  # no phrases add up: phrases that fit, then exclamation marks
+  for phrase in rng.sample(list(padding), len(padding)):
+    if phrase not in text and len(text) + len(phrase) <= length:
+      text += phrase
+  return text + "!" * (length - len(text))
+
+
 # --- fit_the_budget's chats: what the customer says, what the barista answers ------------
-# (no later message, no reply mentions an allergy: the check for the allergy relies on it)
+# (no later message, no reply mentions an allergy: the check for the allergy relies on it;
+# every one after turn 1 names its turn's table, a number of its own: no two texts alike)
 
 ALLERGENS = ("almond", "sesame", "peanut", "walnut", "cashew", "celery", "hazelnut", "mustard",
              "soy", "lupin", "pistachio", "coconut")
 DRINKS = ("latte", "mocha", "cocoa", "flat white", "cortado", "chai", "espresso", "americano",
           "matcha latte", "iced tea")
+SHORT_DRINKS = ("latte", "mocha", "cocoa", "chai")
 MILKS = ("oat milk", "whole milk", "soy milk", "almond milk", "coconut milk", "no milk")
 SIZES = ("small", "medium", "large")
 NAMES = ("Ada", "Grace", "Alan", "Katherine", "Edsger", "Barbara", "Radia", "Hedy")
@@ -168,6 +266,7 @@ FIRST = ("Please note: I'm allergic to {a}.",
          "Hi! I am allergic to {a}. A {drink} for table {table}, please.",
          "Hello, {name} here. Before I order: I'm allergic to {a}.",
          "I'm allergic to {a}, so please keep it out of everything. Thanks!")
+FIRST_REPLY = ("Noted, I will keep that in mind.",)
 ORDERS = ("Turn {t}: a {drink} for table {table}.",
           "Could I get a {size} {drink} with {milk} for table {table}, please?",
           "Another {drink} for table {table}, thanks.",
@@ -175,8 +274,14 @@ ORDERS = ("Turn {t}: a {drink} for table {table}.",
           "Is the {drink} for table {table} ready yet?",
           "For table {table}: a {size} {drink} with {milk}, extra hot, and some water.",
           "One more {drink}, table {table}.")
-REPLIES = ("Noted, coming right up.", "Sure: a {drink} for table {table}.",
-           "One {drink}, on its way!", "Table {table}, got it.", "Of course. Anything else?",
-           "Ready in two minutes.")
-PADDING = (" Thanks!", " No rush.", " Extra hot.", " To go.", " Cheers!", " Quickly, please.")
-REPLY_PADDING = (" Enjoy!", " Thank you!", " Coming up.", " Any snacks?")
+SHORT_ORDERS = ("{drink} for {table}.", "A {drink}, {table}.", "{drink}, table {table}.",
+                "Table {table}: {drink}.")
+REPLIES = ("Sure: a {drink} for table {table}.", "One {drink} for table {table}!",
+           "Table {table}, got it.", "Table {table}: coming right up.",
+           "Ready in two minutes, table {table}.", "On it, table {table}.")
+SHORT_REPLIES = ("OK, {table}.", "Sure, {table}!", "{table}: on it.", "Yes, {table}.",
+                 "{table}, ok.")
+PADDING = (" Thanks!", " No rush.", " Extra hot.", " To go.", " Cheers!", " Quickly, please.",
+           " Ta.", " Hi.", " :)", " Ok!", " Yes.", " Great.", " Lovely.", " Oh, and a napkin.")
+REPLY_PADDING = (" Enjoy!", " Thank you!", " Coming up.", " Any snacks?", " Sure.", " Ta.",
+                 " :)", " Yes.", " Ok!", " Great.")
