@@ -291,6 +291,7 @@ class StampedSessions(InMemorySessionService):
     self.start, self.tag = start, tag
     self.turn = 0
     self._counts: dict[int, int] = {}
+    self.log: list[tuple[tuple[str, str, str], Event]] = []  # (app, user, session), event
 
   async def open(self, customers: Sequence[dict[str, Any]]) -> None:
     """Every customer's sessions, with the answer they gave on an earlier visit (if any)."""
@@ -307,6 +308,7 @@ class StampedSessions(InMemorySessionService):
       self._counts[self.turn] = number + 1
       event.id = event_id(self.tag, self.turn, number)
       event.timestamp = self.start + self.turn * 60 + number
+    self.log.append(((session.app_name, session.user_id, session.id), event))
     return await super().append_event(session, event)
 
 
@@ -342,14 +344,92 @@ def concierge(name: str, callback: Callable) -> Agent:
                instruction="Ask for consent before remembering.", after_agent_callback=callback)
 
 
-def turn_call(fn: Callable, runner: Runner, user: str, session: str, text: str) -> Callable:
-  """One turn, as the call the harness times: a plain ``def`` when ``fn`` is one, so that the
-  contract's ``async def`` is checked on ``fn`` itself."""
+class CallbackWatch:
+  """The callback as ADK calls it, watched from outside: what it returned, and where the
+  sessions' log of appended events (``StampedSessions.log``) stood when it was called, so that
+  what it added to any conversation (an event, a state change: every state written is an
+  event's) can be told after the turn. ADK's own adapter calls it (keyword or positional
+  ``callback_context``), so it behaves as it would unwatched."""
+
+  def __init__(self, fn: Callable, sessions: "StampedSessions"):
+    self.fn = fn
+    self.sessions = sessions
+    self.calls: list[dict[str, Any]] = []
+
+  def __call__(self, *args: Any, **kwargs: Any) -> Any:
+    from google.adk.utils._callback_pipeline import _invoke_callback  # noqa: PLC2701
+
+    seen = {"logged": len(self.sessions.log), "returned": None}
+    self.calls.append(seen)
+    result = _invoke_callback(self.fn, *args, **kwargs)
+    if not inspect.isawaitable(result):
+      seen["returned"] = result
+      return result
+
+    async def awaited() -> Any:
+      seen["returned"] = value = await result
+      return value
+
+    return awaited()
+
+  def report(self, before: int, where: tuple[str, str, str]) -> str:
+    """What the turn's callback (called after ``before`` calls) did, as one line: what it
+    returned, the events appended after it was called (to this turn's conversation ``where``
+    or, said so, another one; the reference's: ``NOTHING``)."""
+    calls = self.calls[before:]
+    if len(calls) != 1:
+      return f"the callback was called {len(calls)} times"
+    added = [_event_line(event) + ("" if to == where else f" (in {_short(list(to), 80)})")
+             for to, event in self.sessions.log[calls[0]["logged"]:]]
+    return f"returned {_returned(calls[0]['returned'])}; " + (
+        f"added {len(added)} event(s): " + " | ".join(added) if added else "added no event")
+
+
+NOTHING = "returned None; added no event"
+
+
+def _plain(value: Any) -> Any:
+  """``value`` as JSON (what cannot be, by its repr)."""
+  return json.loads(json.dumps(value, default=repr))
+
+
+def _short(value: Any, limit: int = 60) -> str:
+  text = json.dumps(value, ensure_ascii=False, default=repr)
+  return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _returned(value: Any) -> str:
+  """What the callback returned, for a reader: ``None``, ``False``, ``''``, ``a Content {...}``."""
+  if value is None or type(value) in (bool, int, float, str):
+    return _short(value) if type(value) is str else repr(value)
+  dump = getattr(value, "model_dump", None)
+  shown = _short(normalised(dump(mode="json", exclude_none=True))) if callable(dump) else ""
+  return f"a {type(value).__qualname__} {shown}".rstrip()
+
+
+def _event_line(event: Event) -> str:
+  """An event the callback added: its author, its parts (or none), the state it changed."""
+  content = event.content
+  parts = [_short(p.text) if p.text is not None else "a " + next(
+      (name for name, v in p if v is not None), "empty part") for p in
+      (content.parts or [] if content else [])]
+  said = ", ".join(parts) if parts else ("an empty content" if content else "no content")
+  delta = event.actions.state_delta if event.actions else {}
+  return f"{event.author}: {said}" + (f", state {_short(_plain(delta))}" if delta else "")
+
+
+def turn_call(fn: Callable, runner: Runner, watch: CallbackWatch, user: str, session: str,
+              text: str) -> Callable:
+  """One turn, as the call the harness times, returning what its callback did
+  (``CallbackWatch.report``): a plain ``def`` when ``fn`` is one, so that the contract's
+  ``async def`` is checked on ``fn`` itself."""
   message = types.Content(role="user", parts=[types.Part(text=text)])
 
-  async def run() -> None:
+  async def run() -> str:
+    before = len(watch.calls)
     async for _event in runner.run_async(user_id=user, session_id=session, new_message=message):
       pass
+    return watch.report(before, (runner.app_name, user, session))
 
   return run if inspect.iscoroutinefunction(fn) else (lambda: run())
 

@@ -5,17 +5,22 @@ an ``InMemoryMemoryService``; after each turn, with ``user:memory_consent`` True
 this conversation's events but the deleted ones, otherwise nothing of it is added, and with
 False what it added is deleted (``delete_memory``: never to come back); nothing else changes.
 
-A world is a script played through Runners of two look-alike apps, over customers of kinds
-drawn per variant (``PLANS``: speaks then consents, never asked, refuses, withdraws later,
-consents again, speaks in an older session after withdrawing, answered on an earlier visit, a
-random walk), look-alike ids, session ids like ``default`` shared across customers and apps,
-interleaved turns, and earlier conversations (a bystander's too) already in memory.
+A world is a script played through Runners of two look-alike apps: in every world, a trio
+(``TRIO``: a customer who consents, withdraws, consents again and withdraws again in one shared
+session and in a second one, another user of the app with a look-alike id in that session, and
+the same user id in the other app there too), then customers of kinds drawn per variant
+(``PLANS``: never asked, withdraws later, comes back, speaks in an older session after
+withdrawing, answered on an earlier visit, a random walk), look-alike ids, session ids like
+``default`` shared across customers and apps, interleaved turns, and earlier conversations (a
+bystander's too) already in memory.
 
 The memory service is the judge's (``MemoryServer``; the sandbox's Runner forwards every call).
 Observed: its state after every turn, recorded by the server: every entry of every app, user
 and session (what a search returns, whether it follows the one before in time, its other
-fields), and the ids lost without ``delete_memory`` (a later add brings them back). Event ids
-and times are the script's (``4f2a-t03.1``); ``classify`` asks the contract's model why.
+fields), and the ids lost without ``delete_memory`` (a later add brings them back); and, as
+each turn's return (``CallbackWatch``), what its callback returned and did to the conversation
+(state written, events added), compared with the reference's. Event ids and times are the
+script's (``4f2a-t03.1``); ``classify`` asks the contract's model why.
 """
 
 from __future__ import annotations
@@ -27,9 +32,9 @@ from google.adk.runners import Runner
 
 from ._engine import Check, Exercise, Open, Resources
 from ._harness import ActWorld
-from ._remember_with_consent_support import (SEARCHED, ChannelMemoryService, MemoryServer,
-                                             StampedSessions, concierge, event_id, quiet,
-                                             turn_call)
+from ._remember_with_consent_support import (SEARCHED, CallbackWatch, ChannelMemoryService,
+                                             MemoryServer, StampedSessions, concierge, event_id,
+                                             quiet, turn_call)
 from ._world import FIRST_NAMES, SHARED_SESSION_IDS, awkward_user_id, secret
 
 FUNCTION = "remember_with_consent"
@@ -47,25 +52,47 @@ PLANS: dict[str, tuple[Optional[bool], str]] = {
     "comes back": (None, "0y 0n 1x 1n 2n 2y 2n"),
     "back to an old session": (None, "0y 0n 1n 1x 0n"),
     "consented before": (True, "0n 0n 0x"),
-    "refused before": (False, "0n 0y 0n"),
+    "refused before": (False, "0n 0y 0n 0x 0n"),
 }
+# The kinds the trio below does not play already (it speaks, consents, withdraws and consents
+# again; refuses; consented before), two per world, and a random walk in one world.
 VARIANTS = (
-    ("consents after speaking", "never asked", "refuses", "withdraws later"),
-    ("withdraws, consents again", "comes back", "never asked", "refused before"),
-    ("back to an old session", "consented before", "consents after speaking", "refuses"),
-    (),  # four random kinds, one of them a random walk
+    ("withdraws later", "never asked"),
+    ("comes back", "refused before"),
+    ("back to an old session", "never asked"),
+    (),  # a random kind and a random walk
 )
+# Three customers every world holds, whose turns keep this order (the others' come in between):
+# A; L, another user of the app with an id like A's (of another case, or A's with a suffix);
+# O, A's user id in the other app (of another case, or suffixed), who consented on an earlier
+# visit; all three in one session id (A also in a second session). The other two's False turns
+# come between A's consent and A's withdrawal; A withdraws twice in one session, with a False
+# turn and a new consent in between, then speaks in the other one; A's False turn comes between
+# L's consent and L's withdrawal; at the end A consents again in the first session, speaks in
+# the second, and withdraws in the first and then in the second (its second withdrawal, the
+# consent given elsewhere). What is kept per session id, per user and session, per app and
+# session, or per customer instead of per conversation mixes them up, and "forgotten already"
+# (reset on consent or not) misses a second withdrawal. Nobody else speaks in that session.
+TRIO = ("A0n O0n A0y A0n L0n A1n L0x A0x A0n A0y A0n O0x A0x A1n L0y L0n A0n L0x "
+        "A0y A1n A0x A1n")
+TRIO_KINDS = {"A": "consents and withdraws again and again, in a shared session and another",
+              "L": "a look-alike in that session", "O": "the same id in the other app"}
 
 
 # --- the world ---------------------------------------------------------------------------------
 
-def _user_ids(rng: random.Random, count: int) -> list[str]:
-  """Ids that look alike: one of another's case, one it prefixes, an awkward one."""
+def _user_ids(rng: random.Random, count: int, variant: int) -> list[str]:
+  """A's id and L's, alike (of another case in even variants, one the other's prefix in odd
+  ones), then others: the remaining look-alike and an awkward one among them."""
   first = rng.choice(FIRST_NAMES)
-  ids = [first, first.title(), f"{first}_{rng.randrange(2, 9)}",
-         awkward_user_id(rng, rng.choice(("quotes", "unicode", "emoji", "spaces")))]
-  ids += [n for n in rng.sample(FIRST_NAMES, 6) if n != first]
-  return ids[:count]
+  case, prefix = first.title(), f"{first}_{rng.randrange(2, 9)}"
+  pair = [first, case if variant % 2 == 0 else prefix]
+  rng.shuffle(pair)
+  rest = [prefix if variant % 2 == 0 else case,
+          awkward_user_id(rng, rng.choice(("quotes", "unicode", "emoji", "spaces")))]
+  rng.shuffle(rest)
+  rest += [n for n in rng.sample(FIRST_NAMES, count) if n != first]
+  return (pair + rest)[:count]
 
 
 def _seeded(rng: random.Random, app: str, user: str, session: str, start: float, tag: str,
@@ -81,32 +108,45 @@ def _seeded(rng: random.Random, app: str, user: str, session: str, start: float,
 
 def generate(rng: random.Random, variant: int) -> dict[str, Any]:
   app = f"cafe_{rng.randrange(100, 999)}"
-  other_app = rng.choice((f"{app}_beta", app.upper()))
-  kinds = list(VARIANTS[variant]) or rng.sample(sorted(PLANS), 3) + ["random walk"]
+  other_app = app.upper() if variant < 2 else f"{app}_beta"  # of another case, or prefixed
+  kinds = list(VARIANTS[variant]) or rng.sample(sorted(PLANS), 1) + ["random walk"]
   rng.shuffle(kinds)
-  users = _user_ids(rng, len(kinds) + 1)
+  users = _user_ids(rng, len(kinds) + 3, variant)  # A, L, the others, a bystander
   start = 1_750_000_000.0 + rng.randrange(10**6)
   tag = secret(rng)[:4]
-  shared = rng.choice(SHARED_SESSION_IDS)
+  shared, elsewhere = rng.sample(SHARED_SESSION_IDS, 2)
   customers, memory, plans = [], [], []
 
-  def customer(app_: str, user: str, kind: str) -> None:
-    walk = " ".join(sorted(f"{rng.randrange(2)}{rng.choice('nnyxc')}" for _ in range(6)))
-    consent, plan = PLANS.get(kind) or (rng.choice((None, True, False)), walk)
-    steps = [(int(step[0]), step[1]) for step in plan.split()]
-    count = max(number for number, _ in steps) + 1
-    sessions = [shared if rng.random() < 0.6 else f"s-{secret(rng)}"]
-    sessions += [f"s-{secret(rng)}" for _ in range(count - 1)]
+  def customer(app_: str, user: str, kind: str, consent: Optional[bool],
+               sessions: list[str]) -> None:
     customers.append({"app": app_, "user": user, "kind": kind, "consent": consent,
                       "sessions": sessions})
     if consent is not None or rng.random() < 0.3:  # a returning customer: memory already
       memory.append(_seeded(rng, app_, user, f"s-{secret(rng)}", start, tag, len(memory)))
+
+  def planned(app_: str, user: str, kind: str) -> None:
+    walk = " ".join(f"{rng.randrange(2)}{rng.choice('nnyxc')}" for _ in range(8))
+    consent, plan = PLANS.get(kind) or (rng.choice((None, True, False)), walk)
+    steps = [(int(step[0]), step[1]) for step in plan.split()]
+    count = max(number for number, _ in steps) + 1
+    sessions = [elsewhere if rng.random() < 0.6 else f"s-{secret(rng)}"]
+    sessions += [f"s-{secret(rng)}" for _ in range(count - 1)]
+    customer(app_, user, kind, consent, sessions)
     plans.append([(app_, user, sessions[number], text) for number, text in steps])
 
-  for user, kind in zip(users, kinds):
-    customer(app, user, kind)
-  customer(other_app, rng.choice(users[:len(kinds)]),
-           rng.choice([k for k in PLANS if k not in kinds] or sorted(PLANS)))
+  second = rng.choice([s for s in SHARED_SESSION_IDS if s not in (shared, elsewhere)]
+                      + [f"s-{secret(rng)}"] * 3)
+  trio = {"A": (app, users[0], [shared, second], None), "L": (app, users[1], [shared], None),
+          "O": (other_app, users[0], [shared], True)}
+  for who, (app_, user, sessions, consent) in trio.items():
+    customer(app_, user, TRIO_KINDS[who], consent, sessions)
+  plans.append([(trio[step[0]][0], trio[step[0]][1], trio[step[0]][2][int(step[1])],
+                 "c" if step[2] == "n" and rng.random() < 0.2 else step[2])
+                for step in TRIO.split()])
+  for user, kind in zip(users[2:], kinds):
+    planned(app, user, kind)
+  planned(other_app, rng.choice(users[2:2 + len(kinds)]),
+          rng.choice([k for k in PLANS if k not in kinds] or sorted(PLANS)))
   memory.append(_seeded(rng, app, users[-1], shared, start, tag, len(memory)))  # a bystander
   turns = []
   while any(plans):  # interleaved, each customer's steps in order
@@ -131,13 +171,15 @@ async def act(fn: Callable, world: ActWorld) -> None:
   inputs = world.inputs
   memory = ChannelMemoryService(world.channels["memory"])
   sessions = StampedSessions(inputs["start"], inputs["tag"])
-  runners = {app: Runner(app_name=app, agent=concierge(AGENT, fn), session_service=sessions,
+  watch = CallbackWatch(fn, sessions)
+  runners = {app: Runner(app_name=app, agent=concierge(AGENT, watch), session_service=sessions,
                          memory_service=memory) for app in inputs["apps"]}
   await sessions.open(inputs["customers"])
   with quiet():
     for number, turn in enumerate(inputs["turns"], start=1):
       sessions.turn = number
-      call = turn_call(fn, runners[turn["app"]], turn["user"], turn["session"], turn["text"])
+      call = turn_call(fn, runners[turn["app"]], watch, turn["user"], turn["session"],
+                       turn["text"])
       await world.call(call, label=FUNCTION)
       memory.turn_done(number)
       if world.outcomes[-1].get("stopped"):
@@ -297,7 +339,7 @@ CHECKS = (
           hint="add_session_to_memory stores the whole session as it is now; the last event, "
                "or this turn's events only, miss what came before",
           success="a consenting customer's conversation is in memory after every turn"),
-    Check("never_asked_not_saved", 2,
+    Check("never_asked_not_saved", 1,
           "Nothing is added for a customer never asked (no user:memory_consent), and their "
           "turns end normally.",
           hint="A customer never asked has no user:memory_consent at all: read it with .get",
@@ -307,24 +349,37 @@ CHECKS = (
           hint="Save only when the value is True, not when the key is merely there",
           success="nothing is kept for customers who refused", needs_action=True),
     Check("forgotten_on_withdrawal", 3,
-          "When user:memory_consent is False, every memory this conversation added is deleted "
-          "with delete_memory (it never comes back, even after a new consent), and only those: "
-          "the customer's other conversations stay.",
+          "On every turn where user:memory_consent is False (a second withdrawal too), every "
+          "memory this conversation holds is deleted with delete_memory (it never comes back, "
+          "even after a new consent), and only those: the customer's other conversations and "
+          "other customers (in a session of the same id, or the same user id in another app) "
+          "keep theirs.",
           hint="delete_memory takes a memory id, which is the event's id here; re-adding an "
                "emptied session hides entries without deleting them, so a later add brings them "
-               "back; a search finds other conversations too, and never tool calls",
+               "back; a search finds other conversations too, and never tool calls; a mark "
+               "'forgotten already' misses the next withdrawal, and anything kept per "
+               "conversation needs its app, user and session ids, exactly",
           success="withdrawing consent removes exactly this conversation's memories"),
     Check("nothing_after_withdrawal", 2,
           "Nothing the customer says after withdrawing consent is added, until they consent "
           "again.",
           hint="Read the consent on every turn: it can change in any session",
           success="nothing said after a withdrawal is kept", needs_action=True),
+    Check("conversation_untouched", 1,
+          "The callback returns None and leaves the conversation as it is: it adds no event "
+          "and writes no state (consent is read, never written).",
+          hint="Return nothing: ADK turns a returned Content (even an empty one) into an event, "
+               "and every state written from a callback is an event with a state change; what "
+               "must be remembered of earlier turns is in the memory service already",
+          success="the callback leaves every conversation as the agent left it",
+          needs_action=True),
 )
 
 EXERCISE = Exercise(
     name=FUNCTION, lesson="05_long_term_memory", is_async=True, checks=CHECKS,
     signature="async def remember_with_consent(callback_context) -> None",
     generate=generate, build=build, act=act, observe=observe, classify=classify,
+    outcome_check="conversation_untouched",
     leaves_open=(
         Open(("service", "memory", "*", "event", "**"),
              "an entry's fields that no search returns (its invocation, actions, node): the "
