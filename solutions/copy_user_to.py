@@ -14,19 +14,28 @@ that one app, when it returns:
 
 1. every session of the user is in ``dest`` under the same id, with its own state (the keys
    without a prefix), and no other session of the user has been added (a session you create
-   only to carry state must be deleted again);
-2. each of them holds the source's events, in order, each exactly as the source stores it:
-   same id, timestamp, invocation id, author, content (function calls and responses
-   included), actions and metadata;
+   only to carry state must be deleted again; ``dest`` may already hold any session id, so
+   let the service choose that one's id);
+2. each of them holds all the source's events (however many), in order, each exactly as the
+   source stores it: every field, the id, timestamp, invocation id, author, branch, content
+   (function calls and responses included), actions and metadata among them;
 3. ``dest``'s user state for this user holds every ``user:`` key of the source with the value
-   the source has **now** (a key both stores have takes the source's value);
+   the source has **now** (a key both stores have takes the source's value, even ``None``,
+   ``0``, ``False`` or empty);
 4. nothing else ``dest`` held is lost or changed: other users (even with ids that start the
    same way or differ only by case), the same user id in other apps, this user's own sessions
    and user-state keys that only ``dest`` has, and the app's state: every ``app:`` key ``dest``
-   already had keeps its value. (Appending an event applies its ``state_delta``, ``app:`` keys
-   included: put back what it overwrote. An ``app:`` key that only the source's events wrote
-   may appear in ``dest``, with any value: that is left open.);
+   held when the call began keeps that value (another writer may change it between two
+   calls). (Appending an event applies its ``state_delta``, ``app:`` keys included: put back
+   what it overwrote. An ``app:`` key that only the source's events wrote may appear in
+   ``dest``, with any value: that is left open.);
 5. ``source`` is unchanged.
+
+Ids are compared exactly as they are: ids that differ only by case, by spaces or by Unicode
+normalisation (``é`` composed or ``e`` + U+0301) are different ids, of different users,
+sessions or apps. (SQLite's service strips the spaces around a session id it creates, so no
+session id in these stores has any.) A user the source holds nothing of (no session, no user
+state) is no error: there is nothing to copy, and the call returns having written nothing.
 
 Some copies must be refused: raise ``ValueError`` saying why, having written **nothing** to
 ``dest``, when
@@ -36,13 +45,18 @@ Some copies must be refused: raise ``ValueError`` saying why, having written **n
   user or in another app is no collision;
 - the data does not fit in PostgreSQL. ``DatabaseSessionService`` keeps the app name, the user
   id, session ids and event ids in ``varchar(128)`` columns and invocation ids in
-  ``varchar(256)`` (sizes in characters, not bytes: 128 characters fit, whatever they are);
-  states and events are ``jsonb`` and ids are text, which both refuse the character U+0000
-  anywhere: in a key or a value, nested or not, in a session's own state, the user state or
-  any field of an event (its text, function calls and responses, actions, metadata, author,
-  ids). The six characters ``\\u0000`` written out in a text are fine. Only what the copy writes
-  must fit: the app's state (the ``app:`` keys a session shows) is not copied, so it is no
-  reason to refuse.
+  ``varchar(256)`` (sizes in characters, that is code points as Python's ``len`` counts them:
+  128 fit, whatever they are, and 129 do not, whatever they look like); nothing else has a
+  size limit. States and events are ``jsonb`` and ids are text, which refuse, anywhere (in a
+  key or a value, nested or not, in an id, a session's own state, the user state or any field
+  of an event: its text, function calls and responses with their names and ids, actions,
+  metadata, author, branch...): the character U+0000, a lone surrogate (U+D800 to U+DFFF) and
+  a number that is not finite (NaN, Infinity, -Infinity). A SQLite store can hold them (its
+  service keeps the NaN or Infinity of a state it is given; a file written by other means may
+  hold anything). Written out they are only text, and fine: the six characters ``\\u0000``, the
+  four ``\\x00``, the word ``NaN``. The app name and the user id are checked whatever the
+  source holds. Only what the copy writes must fit: the app's state (the ``app:`` keys a
+  session shows) is not copied, so it is no reason to refuse.
 
 Left open: what it returns; the creation and update times of the sessions it creates, and
 when it last wrote the user's and the app's state rows.
@@ -61,14 +75,23 @@ PREFIXES = ("user:", "app:", "temp:")
 MAX_ID, MAX_INVOCATION_ID = 128, 256  # DatabaseSessionService's column sizes
 
 
-def _has_nul(value) -> bool:
-  """Whether U+0000 occurs in any string (key or value) of JSON-like data."""
+import math
+import re
+
+UNFIT_TEXT = re.compile("[\x00\ud800-\udfff]")  # U+0000 or half of a surrogate pair
+
+
+def _unfit(value) -> bool:
+  """Whether JSON-like data holds what jsonb refuses: U+0000 or a lone surrogate in a string
+  (key or value), a float that is not finite."""
   if isinstance(value, str):
-    return "\x00" in value
+    return UNFIT_TEXT.search(value) is not None
+  if isinstance(value, float):
+    return not math.isfinite(value)
   if isinstance(value, dict):
-    return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    return any(_unfit(k) or _unfit(v) for k, v in value.items())
   if isinstance(value, (list, tuple)):
-    return any(_has_nul(v) for v in value)
+    return any(_unfit(v) for v in value)
   return False
 
 
@@ -77,43 +100,48 @@ def _own(state: dict) -> dict:
   return {k: v for k, v in state.items() if not k.startswith(PREFIXES)}
 
 
-def _what_does_not_fit(app_name: str, user_id: str, sessions, user_state) -> list[str]:
+def _id_problems(what: str, value: str, limit: int = MAX_ID) -> list[str]:
+  problems = []
+  if len(value) > limit:
+    problems.append(f"{what} {value[:30]!r}... has {len(value)} characters (at most {limit})")
+  if _unfit(value):
+    problems.append(f"{what} {value[:30]!r} contains U+0000 or a lone surrogate")
+  return problems
+
+
+def _what_does_not_fit(sessions, user_state) -> list[str]:
   """Every piece of the user's data that PostgreSQL cannot store, in words."""
   problems = []
-
-  def id_fits(what: str, value: str, limit: int = MAX_ID) -> None:
-    if len(value) > limit:
-      problems.append(f"{what} {value[:30]!r}... has {len(value)} characters (at most {limit})")
-    if "\x00" in value:
-      problems.append(f"{what} {value[:30]!r} contains U+0000")
-
-  id_fits("the app name", app_name)
-  id_fits("the user id", user_id)
-  if _has_nul(user_state):
-    problems.append("the user state contains U+0000")
+  if _unfit(user_state):
+    problems.append("the user state holds U+0000, a lone surrogate or a number that is not "
+                    "finite")
   for session in sessions:
-    id_fits("session id", session.id)
-    if _has_nul(_own(session.state)):
-      problems.append(f"session {session.id[:30]!r}'s state contains U+0000")
+    problems += _id_problems("session id", session.id)
+    if _unfit(_own(session.state)):
+      problems.append(f"session {session.id[:30]!r}'s state holds U+0000, a lone surrogate or "
+                      "a number that is not finite")
     for event in session.events:
-      id_fits("event id", event.id)
-      id_fits("invocation id", event.invocation_id or "", MAX_INVOCATION_ID)
-      if _has_nul(event.model_dump(mode="json")):
-        problems.append(f"event {event.id[:30]!r} of session {session.id[:30]!r} contains "
-                        "U+0000")
+      problems += _id_problems("event id", event.id)
+      problems += _id_problems("invocation id", event.invocation_id or "", MAX_INVOCATION_ID)
+      if _unfit(event.model_dump(mode="json")):
+        problems.append(f"event {event.id[:30]!r} of session {session.id[:30]!r} holds "
+                        "U+0000 or a lone surrogate")
   return problems
 
 
 async def copy_user_to(source, dest, app_name: str, user_id: str) -> None:
   """Copy one user's sessions, events and user state from ``source`` into ``dest``."""
-  # 1. Read everything first (list_sessions leaves the events out; get_session has them).
+  # 1. Ids PostgreSQL cannot hold cannot even be looked up there: check them before anything.
+  problems = _id_problems("the app name", app_name) + _id_problems("the user id", user_id)
+  if problems:
+    raise ValueError(f"cannot copy {user_id!r} of {app_name!r}: " + "; ".join(problems))
+  # 2. Read everything (list_sessions leaves the events out; get_session, without a config,
+  # has them all), and check it all before the first write: a refusal leaves dest as it was.
   listed = await source.list_sessions(app_name=app_name, user_id=user_id)
   sessions = [await source.get_session(app_name=app_name, user_id=user_id, session_id=s.id)
               for s in listed.sessions]
   user_state = await source.get_user_state(app_name=app_name, user_id=user_id)
-  # 2. Check it all before the first write: a refusal must leave dest as it was. (Ids
-  # PostgreSQL cannot hold cannot even be looked up there: check them first.)
-  problems = _what_does_not_fit(app_name, user_id, sessions, user_state)
+  problems = _what_does_not_fit(sessions, user_state)
   if not problems:
     existing = await dest.list_sessions(app_name=app_name, user_id=user_id)
     taken = {s.id for s in existing.sessions} & {s.id for s in sessions}
@@ -121,8 +149,11 @@ async def copy_user_to(source, dest, app_name: str, user_id: str) -> None:
       problems.append(f"dest already has session(s) {', '.join(sorted(taken))} of this user")
   if problems:
     raise ValueError(f"cannot copy {user_id!r} of {app_name!r}: " + "; ".join(problems))
-  # 3. dest's app state as it is now: every session shows it (the app: keys of its state), so
-  # look at one created for that (no ADK method reads app state alone).
+  if not sessions and not user_state:
+    return  # nothing to copy
+  # 3. dest's app state as it is now (not as an earlier call saw it): every session shows it
+  # (the app: keys of its state), so look at one created for that (no ADK method reads app
+  # state alone).
   probe = await dest.create_session(app_name=app_name, user_id=user_id)
   app_state = {k: v for k, v in probe.state.items() if k.startswith("app:")}
   await dest.delete_session(app_name=app_name, user_id=user_id, session_id=probe.id)

@@ -106,7 +106,9 @@ async def test_a_wrong_answer_is_told_which_world_item_and_values(tmp_path):
 
   report = await run_exercise_checks("forget_user", api_only, workdir=tmp_path, seed=2)
   feedback = {r.check: r.feedback for r in report.results}
-  assert earned(report)["sessions_removed"] == 2 and earned(report)["user_state_removed"] == 0
+  # every session goes, but in the world where the user has none left (only user state) it
+  # changes nothing where the reference does: that world earns nothing (3 of 4 worlds)
+  assert earned(report)["sessions_removed"] == 1.5 and earned(report)["user_state_removed"] == 0
   state = feedback["user_state_removed"]
   assert "world 1 (seed " in state and "the user_states row (app " in state
   assert "expected nothing, found" in state and "no ADK API does" in state

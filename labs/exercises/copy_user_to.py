@@ -14,19 +14,28 @@ that one app, when it returns:
 
 1. every session of the user is in ``dest`` under the same id, with its own state (the keys
    without a prefix), and no other session of the user has been added (a session you create
-   only to carry state must be deleted again);
-2. each of them holds the source's events, in order, each exactly as the source stores it:
-   same id, timestamp, invocation id, author, content (function calls and responses
-   included), actions and metadata;
+   only to carry state must be deleted again; ``dest`` may already hold any session id, so
+   let the service choose that one's id);
+2. each of them holds all the source's events (however many), in order, each exactly as the
+   source stores it: every field, the id, timestamp, invocation id, author, branch, content
+   (function calls and responses included), actions and metadata among them;
 3. ``dest``'s user state for this user holds every ``user:`` key of the source with the value
-   the source has **now** (a key both stores have takes the source's value);
+   the source has **now** (a key both stores have takes the source's value, even ``None``,
+   ``0``, ``False`` or empty);
 4. nothing else ``dest`` held is lost or changed: other users (even with ids that start the
    same way or differ only by case), the same user id in other apps, this user's own sessions
    and user-state keys that only ``dest`` has, and the app's state: every ``app:`` key ``dest``
-   already had keeps its value. (Appending an event applies its ``state_delta``, ``app:`` keys
-   included: put back what it overwrote. An ``app:`` key that only the source's events wrote
-   may appear in ``dest``, with any value: that is left open.);
+   held when the call began keeps that value (another writer may change it between two
+   calls). (Appending an event applies its ``state_delta``, ``app:`` keys included: put back
+   what it overwrote. An ``app:`` key that only the source's events wrote may appear in
+   ``dest``, with any value: that is left open.);
 5. ``source`` is unchanged.
+
+Ids are compared exactly as they are: ids that differ only by case, by spaces or by Unicode
+normalisation (``é`` composed or ``e`` + U+0301) are different ids, of different users,
+sessions or apps. (SQLite's service strips the spaces around a session id it creates, so no
+session id in these stores has any.) A user the source holds nothing of (no session, no user
+state) is no error: there is nothing to copy, and the call returns having written nothing.
 
 Some copies must be refused: raise ``ValueError`` saying why, having written **nothing** to
 ``dest``, when
@@ -36,13 +45,18 @@ Some copies must be refused: raise ``ValueError`` saying why, having written **n
   user or in another app is no collision;
 - the data does not fit in PostgreSQL. ``DatabaseSessionService`` keeps the app name, the user
   id, session ids and event ids in ``varchar(128)`` columns and invocation ids in
-  ``varchar(256)`` (sizes in characters, not bytes: 128 characters fit, whatever they are);
-  states and events are ``jsonb`` and ids are text, which both refuse the character U+0000
-  anywhere: in a key or a value, nested or not, in a session's own state, the user state or
-  any field of an event (its text, function calls and responses, actions, metadata, author,
-  ids). The six characters ``\\u0000`` written out in a text are fine. Only what the copy writes
-  must fit: the app's state (the ``app:`` keys a session shows) is not copied, so it is no
-  reason to refuse.
+  ``varchar(256)`` (sizes in characters, that is code points as Python's ``len`` counts them:
+  128 fit, whatever they are, and 129 do not, whatever they look like); nothing else has a
+  size limit. States and events are ``jsonb`` and ids are text, which refuse, anywhere (in a
+  key or a value, nested or not, in an id, a session's own state, the user state or any field
+  of an event: its text, function calls and responses with their names and ids, actions,
+  metadata, author, branch...): the character U+0000, a lone surrogate (U+D800 to U+DFFF) and
+  a number that is not finite (NaN, Infinity, -Infinity). A SQLite store can hold them (its
+  service keeps the NaN or Infinity of a state it is given; a file written by other means may
+  hold anything). Written out they are only text, and fine: the six characters ``\\u0000``, the
+  four ``\\x00``, the word ``NaN``. The app name and the user id are checked whatever the
+  source holds. Only what the copy writes must fit: the app's state (the ``app:`` keys a
+  session shows) is not copied, so it is no reason to refuse.
 
 Left open: what it returns; the creation and update times of the sessions it creates, and
 when it last wrote the user's and the app's state rows.

@@ -34,7 +34,10 @@ Observation = dict
 MAX_ROWS = 20_000  # rows read from one table
 MAX_RELATIONS = 500  # tables read from one database
 USER_SCHEMAS = "n.nspname NOT LIKE 'pg\\_%' AND n.nspname <> 'information_schema'"
+# read only: a function of the submission's that a read calls (a cast to json used by
+# to_jsonb, a policy's expression) runs as the admin, and must not be able to write
 READ_SETTINGS = {"search_path": "pg_catalog", "row_security": "off",
+                 "default_transaction_read_only": "on",
                  "statement_timeout": "60s", "lock_timeout": "20s"}
 
 # The admin URL of each database made here (only in this, the judge's, process): observing
@@ -178,6 +181,9 @@ CATALOGUE: dict[str, tuple[int, str]] = {
                 FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace
                 WHERE t.typrelid = 0 AND t.typcategory <> 'A' AND {USER_SCHEMAS}"""),
     "extension": (1, "SELECT extname, extversion FROM pg_extension"),
+    # a cast of the submission's own runs whenever a read meets its type
+    "cast": (2, "SELECT castsource::regtype::text, casttarget::regtype::text FROM pg_cast "
+                "WHERE oid >= 16384"),
     "setting": (2, """SELECT s.setrole::regrole::text, unnest(s.setconfig) FROM pg_db_role_setting s
                   WHERE s.setdatabase = (SELECT oid FROM pg_database
                                          WHERE datname = current_database())"""),

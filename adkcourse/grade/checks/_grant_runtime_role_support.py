@@ -5,8 +5,8 @@ Generic (nothing here knows the exercise); candidates for ``_observe`` and ``_wo
 
 - ``role_admin_url``: an admin URL that can create roles (the one given, or a private
   embedded server started once per process when the given role cannot);
-- ``read_catalogue``: every ACL entry of the database, its schemas, relations, columns,
-  functions, types and languages (NULL ACLs read as the owner's defaults, so that a grant then
+- ``read_catalogue``: every ACL entry of the database (and of other databases named), its
+  schemas, relations, columns, functions, types and languages, every comment (NULL ACLs read as the owner's defaults, so that a grant then
   a revoke reads as nothing changed), every default ACL, the attributes, settings and
   memberships of given roles, and which objects exist with their owners and definitions;
 - ``read_rows``: every row of every table (as a given role), and each sequence's state.
@@ -281,12 +281,51 @@ ROLE_ATTRIBUTES = ("rolsuper", "rolinherit", "rolcreaterole", "rolcreatedb", "ro
                    "rolreplication", "rolbypassrls", "rolconnlimit", "rolvaliduntil")
 
 
-async def read_catalogue(db: Any, labels: Labels, role_oids: list[int],
-                         database_oid: int) -> Observation:
+# Comments: on the database's own objects (oid >= 16384) one by one, on its built-in objects
+# as one digest (their oids are the same in every copy); on the databases and roles observed.
+COMMENTS_SQL = """
+SELECT pg_describe_object(classoid, objoid, objsubid) AS what, description
+FROM pg_description WHERE objoid >= 16384
+UNION ALL SELECT 'the built-in objects', md5(string_agg(classoid::regclass::text || ' '
+  || objoid || ' ' || objsubid || ' ' || description, '|' ORDER BY classoid, objoid, objsubid))
+FROM pg_description WHERE objoid < 16384
+LIMIT 5000
+"""
+SHARED_COMMENTS_SQL = """
+SELECT objoid::int AS oid, classoid = 'pg_database'::regclass AS is_database, description
+FROM pg_shdescription WHERE objoid = ANY($1::oid[])
+"""
+
+
+async def read_catalogue(db: Any, labels: Labels, role_oids: list[int], database_oid: int,
+                         other_databases: Optional[dict[str, int]] = None) -> Observation:
   """The privilege catalogue of ``db``'s database (a trusted connection, ``search_path``
-  pg_catalog only), and the attributes, settings and memberships of ``role_oids``."""
+  pg_catalog only), its comments, and the attributes, settings, comments and memberships of
+  ``role_oids``; and of each of ``other_databases`` (label -> oid), its ACL, owner and comment
+  (keys ``("privilege", "database", label, ...)``)."""
   found: Observation = {}
   hide = labels.hide
+  others = other_databases or {}
+  for name, oid in others.items():
+    owner = await db.fetchval("SELECT datdba::int FROM pg_database WHERE oid = $1", oid)
+    found[("database", name, "owner")] = "missing" if owner is None else labels.of(owner)
+    for row in await db.fetch(
+        "SELECT a.grantor::int AS grantor, a.grantee::int AS grantee, a.privilege_type, "
+        "a.is_grantable FROM pg_database d, aclexplode(coalesce(d.datacl, "
+        "acldefault('d', d.datdba))) a WHERE d.oid = $1", oid):
+      key = ("privilege", "database", name, labels.of(row["grantee"]),
+             labels.of(row["grantor"]), row["privilege_type"])
+      found[key] = "granted"
+      if row["is_grantable"]:
+        found[key + ("with grant option",)] = "granted"
+  for row in await db.fetch(COMMENTS_SQL):
+    if row["description"] is not None:
+      found[("comment", hide(row["what"]))] = hide(row["description"])
+  names = {oid: name for name, oid in others.items()}
+  for row in await db.fetch(SHARED_COMMENTS_SQL, [database_oid, *others.values(), *role_oids]):
+    what = ("the database" if row["oid"] == database_oid else names.get(row["oid"])
+            if row["is_database"] else labels.of(row["oid"]))
+    found[("comment", what)] = hide(row["description"])
   for row in await db.fetch(ACL_SQL):
     key = ("privilege", row["kind"], hide(row["name"]), labels.of(row["grantee"]),
            labels.of(row["grantor"]), row["privilege_type"])

@@ -1,29 +1,38 @@
 """The judge of the lesson-3 exercise ``copy_user_to`` (move a user between SQLite and PostgreSQL).
 
 Contract (``exercises/copy_user_to.py``): ``async def copy_user_to(source, dest, app_name,
-user_id)`` copies one user's sessions (same ids, own state), their events exactly as stored
+user_id)`` copies one user's sessions (same ids, own state), all their events exactly as stored
 and their current user state from one session service into another, SQLite to PostgreSQL or
-back; nothing ``dest`` held changes (its ``app:`` keys included), the source neither. A session
-id this user already has in ``dest``, or data PostgreSQL cannot hold (ids over their
-``varchar`` sizes, U+0000 anywhere), is refused with ``ValueError`` before anything is written.
+back; nothing ``dest`` held changes (the ``app:`` keys it holds when the call begins included),
+the source neither. A session id this user already has in ``dest``, or data PostgreSQL cannot
+hold (ids over their ``varchar`` sizes in code points; U+0000, a lone surrogate or a number
+that is not finite anywhere), is refused with ``ValueError`` before anything is written.
 
 Each world is two stores written from scripts (``_world.play``): a SQLite file and a
 PostgreSQL database owned by a login role of the world's own (the function gets that role's
 URL, never the admin's; copies are clones of a template database, see ``_copy_user_to_support``).
-The function is called several times per world, in a random order, on the same two services:
-for users whose copy must be refused (one defect each: an app name, user id, session id or
-event id of 129 characters, an invocation id of 257, U+0000 in one of fifteen places, or a
-session id the user already has in ``dest``), and for the users to copy. The user to copy has
-interleaved sessions (the session updated last holds older ``user:`` writes, and the latest
-value was set by creating a session, in no event), a session id shared with other users and
-apps (``default``...), a session without events, function calls and responses, metadata, nested
-state; in ``dest`` their own sessions and keys, look-alike users (a shared prefix, another
-case), the same id in another app and newer ``app:`` values than the source's events write.
-Ids are awkward (quotes, wildcards, decomposed accents, emoji) and, in some worlds, exactly at
-the limits (128 characters with multi-byte ones, an invocation id of 256). Variants: SQLite ->
-PostgreSQL (three worlds, with the refusals) and PostgreSQL -> SQLite, one user with no
-session left (only user state), an app state holding U+0000 in the source (not copied: no
-reason to refuse).
+The function is called several times per world, on the same two services: first for a second
+user to copy (then the judge writes a newer ``app:`` value into dest, as another writer
+would), then in a random order for the user to copy, for a user the source has nothing of
+(dest has), and for users whose copy must be refused, one defect each. In every world the user
+to copy has interleaved sessions (the session updated last holds older ``user:`` writes, the
+latest value was set by creating a session, in no event), a session id shared with other users
+and apps (``default``...), one of 128 code points, falsy values in both states, escapes written
+out (``\\u0000``, ``\\x00``, ``NaN``), an event id of 128 and an invocation id of 256 code
+points, an author and a branch of 300; dest holds their own sessions and keys (ids differing
+from the source's only by case or normalisation, ids a copy might give its helper sessions),
+look-alike users holding the same session ids (prefix, case, normalisation), the same user in
+a lower-case twin app and a ``_v2`` app, newer ``app:`` values than the source's events write.
+Ids at the limits hold a decomposed accent and an astral emoji (so bytes, UTF-16 units and NFC
+all count otherwise): the app name is 128 in worlds 0 and 2, one copied user id 128 in each.
+Variants: SQLite -> PostgreSQL with the length refusals (129 code points whose NFC form is
+128, an invocation id of 257, a user id with and without data) and a collision;
+PostgreSQL -> SQLite with a session of more than a hundred events and a collision; two
+SQLite -> PostgreSQL worlds that split the unfit data: U+0000 in every id and field of an
+event (text, function call and response names, ids, arguments, keys, metadata, author,
+branch, node path, error message, state_delta keys, nested keys, app: and user: values), in
+keys and values of both states, the user state of a user with no session left; NaN and
+-Infinity in states; lone surrogates written into the SQLite file directly.
 
 The observation is both stores whole, read by the judge itself: every row of every table for
 all apps and users (JSON columns item by item, state rows without any key count as absent) and
@@ -35,6 +44,7 @@ the database's settings); plus how each call ended.
 from __future__ import annotations
 
 import random
+import unicodedata
 from pathlib import Path
 from typing import Any, Callable, Optional
 
@@ -54,31 +64,123 @@ AGENT = "tutor_agent"
 STORE = "store.db"
 LEVELS = ("beginner", "novice", "intermediate", "advanced", "expert", "mentor")
 ADK_ROWS = ("sessions", "events", "user_states", "app_states")
-LENGTHS = ("app_name", "user_id", "session_id", "event_id", "invocation_id")
-NUL_A = ("user_id_nul", "own_key_nul", "user_value_nul", "text_nul", "response_nul",
-         "event_id_nul", "delta_key_nul")
-NUL_B = ("app_name_nul", "session_id_nul", "own_value_nul", "user_key_nul", "call_args_nul",
-         "metadata_nul", "invocation_id_nul", "author_nul")
+# In an id at a limit: a decomposed accent (NFC is one shorter), an astral emoji (two UTF-16
+# units), a three-byte cup: 128 code points fit whatever their bytes, UTF-16 units or NFC say.
+FLAVOUR = "jose\u0301\U0001F600\u2615-"
+# Ids a copy might give the sessions it creates only to read or carry state (dest has them).
+HELPER_IDS = ("probe", "_probe", "__probe__", "carrier", "_carrier", "__carrier__", "tmp",
+              "_tmp", "temp", "scratch", "state", "_state", "user_state", "app_state", "carry",
+              "holder", "copy", "_copy", "helper", "staging")
+LENGTHS = ("app_name", "user_id", "user_id_no_data", "session_id", "event_id", "invocation_id",
+           "collision")
+# Where a refused user's data holds what jsonb cannot: one place each, split over two worlds.
+UNFIT_A = ("user_id_nul", "own_key_nul", "user_value_nul", "text_nul", "call_name_nul",
+           "response_id_nul", "metadata_key_nul", "event_id_nul", "delta_nested_key_nul",
+           "app_delta_value_nul", "branch_nul", "node_path_nul", "own_value_nan",
+           "user_only_nul", "user_value_surrogate")
+UNFIT_B = ("app_name_nul", "session_id_nul", "own_value_nul", "user_key_nul", "call_args_nul",
+           "call_args_key_nul", "call_id_nul", "response_name_nul", "response_nul",
+           "metadata_nul", "invocation_id_nul", "author_nul", "error_message_nul",
+           "delta_key_nul", "app_delta_key_nul", "user_delta_nul", "user_value_inf",
+           "own_value_surrogate")
 # (source, dest, the refusals of the world)
-VARIANTS = (("sqlite", "postgres", LENGTHS + ("collision",)),
+VARIANTS = (("sqlite", "postgres", LENGTHS),
             ("postgres", "sqlite", ("collision",)),
-            ("sqlite", "postgres", NUL_A),
-            ("sqlite", "postgres", NUL_B))
-WHY = {"app_name": "an app name of 129 characters", "user_id": "a user id of 129 characters",
-       "session_id": "a session id of 129 characters", "event_id": "an event id of 129 characters",
+            ("sqlite", "postgres", UNFIT_A),
+            ("sqlite", "postgres", UNFIT_B))
+
+
+def _fc(turn: list[dict]) -> dict:
+  return turn[1]["content"]["parts"][0]["function_call"]
+
+
+def _fr(turn: list[dict]) -> dict:
+  return turn[2]["content"]["parts"][0]["function_response"]
+
+
+def _delta(turn: list[dict]) -> dict:
+  return turn[3].setdefault("actions", {}).setdefault("state_delta", {})
+
+
+def _tail(holder: dict, field: str, text: str = "\x00") -> None:
+  holder[field] = f"{holder.get(field) or ''}{text}"
+
+
+# defect -> (what it is, in words; how it spoils a turn: question, call, response, answer)
+EVENT_DEFECTS: dict[str, tuple[str, Callable[[list[dict]], None]]] = {
+    "text_nul": ("U+0000 in a message's text",
+                 lambda t: _tail(t[0]["content"]["parts"][0], "text")),
+    "call_name_nul": ("U+0000 in a function call's name", lambda t: _tail(_fc(t), "name")),
+    "call_id_nul": ("U+0000 in a function call's id", lambda t: _tail(_fc(t), "id")),
+    "call_args_nul": ("U+0000 in a function call's arguments",
+                      lambda t: _tail(_fc(t)["args"]["detail"], "note")),
+    "call_args_key_nul": ("U+0000 in a nested key of a function call's arguments",
+                          lambda t: _fc(t)["args"]["detail"].update({"n\x00b": 1})),
+    "response_name_nul": ("U+0000 in a function response's name",
+                          lambda t: _tail(_fr(t), "name")),
+    "response_id_nul": ("U+0000 in a function response's id", lambda t: _tail(_fr(t), "id")),
+    "response_nul": ("U+0000 in a function response",
+                     lambda t: _tail(_fr(t)["response"]["result"], "saved")),
+    "metadata_nul": ("U+0000 in an event's custom_metadata",
+                     lambda t: _tail(t[3]["custom_metadata"]["trace"], "id")),
+    "metadata_key_nul": ("U+0000 in a nested key of an event's custom_metadata",
+                         lambda t: t[3]["custom_metadata"]["trace"].update({"k\x00": 1})),
+    "event_id_nul": ("U+0000 in an event id", lambda t: _tail(t[3], "id")),
+    "invocation_id_nul": ("U+0000 in an invocation id", lambda t: _tail(t[3], "invocation_id")),
+    "author_nul": ("U+0000 in an author", lambda t: _tail(t[3], "author")),
+    "branch_nul": ("U+0000 in an event's branch",
+                   lambda t: t[3].update({"branch": f"root.{AGENT}\x00"})),
+    "node_path_nul": ("U+0000 in an event's node_info",
+                      lambda t: t[3].update({"node_info": {"path": f"{AGENT}\x00"}})),
+    "error_message_nul": ("U+0000 in an event's error_message",
+                          lambda t: t[3].update({"error_code": "TOOL_FAILED",
+                                                 "error_message": "timed out\x00"})),
+    "delta_key_nul": ("U+0000 in a key of an event's state_delta",
+                      lambda t: _delta(t).update({"step\x00two": 1})),
+    "delta_nested_key_nul": ("U+0000 in a nested key of an event's state_delta",
+                             lambda t: _delta(t).update({"progress": {"k\x00": 1}})),
+    "app_delta_key_nul": ("U+0000 in an app: key of an event's state_delta",
+                          lambda t: _delta(t).update({"app:flag\x00": 1})),
+    "app_delta_value_nul": ("U+0000 in an app: value of an event's state_delta",
+                            lambda t: _delta(t).update({"app:notice": {"text": "hi\x00"}})),
+    "user_delta_nul": ("U+0000 in a user: value of an event's state_delta",
+                       lambda t: _delta(t).update({"user:alias": {"text": "me\x00"}})),
+}
+# defect -> (what it is, the bad session's own and user: keys set when it is created)
+STATE_DEFECTS: dict[str, tuple[str, dict[str, Any]]] = {
+    "own_key_nul": ("U+0000 in a nested key of a session's state",
+                    {"notes": {"n\x00b": True}}),
+    "own_value_nul": ("U+0000 in a list in a session's state",
+                      {"drafts": ["fine", "line\x00two"]}),
+    "user_key_nul": ("U+0000 in a user-state key set by creating a session",
+                     {"user:alias\x00": "x"}),
+    "user_value_nul": ("U+0000 in a nested user-state value set by creating a session",
+                       {"user:profile": {"bio": "a\x00b"}}),
+    "own_value_nan": ("NaN nested in a session's state", {"scores": {"last": float("nan")}}),
+    "user_value_inf": ("-Infinity in the user state", {"user:best": float("-inf")}),
+}
+# defect -> (what it is, the table whose row gets it, the JSON text of its state): written in
+# the SQLite file directly (ADK's services cannot serialise a lone surrogate).
+RAW_DEFECTS = {
+    "user_value_surrogate": ("a lone surrogate in the user state", "user_states",
+                             '{"level": "novice", "alias": "half \\ud800 pair"}'),
+    "own_value_surrogate": ("a lone surrogate in a session's state", "sessions",
+                            '{"goal": {"text": "the hard part"}, "draft": "\\udc00 half"}'),
+}
+WHY = {"app_name": "an app name of 129 characters",
+       "app_name_nul": "U+0000 in an app name the source has no data of",
+       "user_id": "a user id of 129 characters",
+       "user_id_no_data": "a user id of 129 characters the source has no data of",
+       "user_id_nul": "U+0000 in a user id the source has no data of",
+       "session_id": "a session id of 129 characters",
+       "session_id_nul": "U+0000 in a session id",
+       "event_id": "an event id of 129 characters",
        "invocation_id": "an invocation id of 257 characters",
        "collision": "a session id this user already has in dest",
-       "user_id_nul": "U+0000 in the user id", "app_name_nul": "U+0000 in the app name",
-       "session_id_nul": "U+0000 in a session id", "event_id_nul": "U+0000 in an event id",
-       "invocation_id_nul": "U+0000 in an invocation id", "author_nul": "U+0000 in an author",
-       "own_key_nul": "U+0000 in a key of a session's state",
-       "own_value_nul": "U+0000 in a list in a session's state",
-       "user_key_nul": "U+0000 in a user-state key set by creating a session",
-       "user_value_nul": "U+0000 in a nested user-state value set by creating a session",
-       "text_nul": "U+0000 in a message's text", "call_args_nul": "U+0000 in a function call's "
-       "arguments", "response_nul": "U+0000 in a function response",
-       "metadata_nul": "U+0000 in an event's custom_metadata",
-       "delta_key_nul": "U+0000 in a key of an event's state_delta"}
+       "user_only_nul": "U+0000 in the user state of a user with no session left",
+       **{k: v[0] for k, v in EVENT_DEFECTS.items()},
+       **{k: v[0] for k, v in STATE_DEFECTS.items()},
+       **{k: v[0] for k, v in RAW_DEFECTS.items()}}
 
 
 # --- the world ---------------------------------------------------------------------------------
@@ -88,6 +190,11 @@ def exactly(text: str, size: int, rng: random.Random) -> str:
   while len(text) < size:
     text += secret(rng)
   return text[:size]
+
+
+def at_limit(prefix: str, size: int, rng: random.Random) -> str:
+  """An id of exactly ``size`` code points, with ``FLAVOUR`` in it."""
+  return exactly(prefix + FLAVOUR, size, rng)
 
 
 class Script:
@@ -109,7 +216,7 @@ class Script:
     return events
 
   def turn(self, app: str, user: str, sid: str, user_delta: Optional[dict] = None,
-           tool_delta: Optional[dict] = None, metadata: bool = False) -> list[dict]:
+           tool_delta: Optional[dict] = None, metadata: bool = True) -> list[dict]:
     """A question, a function call, its response (with ``tool_delta``), an answer."""
     rng = self.rng
     return self._append(app, user, sid, turn_events(
@@ -127,42 +234,65 @@ class Script:
          "content": {"role": "model", "parts": [{"text": f"Noted: {secret(self.rng)}"}]},
          "actions": {"state_delta": dict(delta or {})}}])
 
+  def chatter(self, app: str, user: str, sid: str, count: int) -> None:
+    """``count`` short events (a long session: more than a page of recent events)."""
+    for number in range(count):
+      self._append(app, user, sid, [
+          {"invocation_id": f"e-{number}", "author": "user" if number % 2 else AGENT,
+           "timestamp": self.clock.tick(self.rng),
+           "content": {"role": "user", "parts": [{"text": f"#{number}"}]}}])
+
 
 def _profile(rng: random.Random, level: str) -> dict[str, Any]:
   return {"level": level, "badges": rng.sample(["sql", "json", "state", "events", "async"], 2),
           "score": round(rng.random(), 3), "verified": rng.random() < 0.5, "mentor": None}
 
 
+# Written out, these are only text: a copy keeps them (keys and values alike).
+ESCAPES = {"json": "\\u0000", "python": "\\x00", "number": "NaN", "half": "\\ud800",
+           "note\\x00": "Infinity"}
+FALSY = {"count": 0, "done": False, "note": "", "pick": None, "tags": [], "extra": {}}
+
+
 def main_user(source: Script, dest: Script, app: str, user: str, ids: dict[str, str], *,
-              idle_last: bool, text: str, at_limits: bool) -> None:
-  """The user to copy. Source: extra sessions, then ``a`` (a shared id), ``b`` and ``c``
-  interleaved: ``b`` writes newer ``user:`` values, then the user goes back to ``a``, updated
-  last while holding older writes; creating ``c`` (no event) sets the latest ``user:level``.
-  With ``idle_last``, ``c`` has no events. Dest: the user's own session and keys (one also in
-  the source, older), newer ``app:`` values."""
+              idle_last: bool, text: str, long_session: bool, helpers: list[str]) -> None:
+  """The user to copy. Source: an extra session, then ``a`` (a shared id), ``b`` (128 code
+  points) and ``c`` interleaved: ``b`` writes newer ``user:`` values, then the
+  user goes back to ``a``, updated last while holding older writes; creating ``c`` (no event)
+  sets the latest ``user:level`` and falsy ``user:`` values dest holds truthy. With
+  ``idle_last``, ``c`` has no events; with ``long_session``, one session has more than a hundred
+  events. Ids and fields at and past other stores' limits (event id 128, invocation id 256,
+  author and branch of 300, a key of 300). Dest: the user's own sessions (one per id that
+  differs from a source id only by case or normalisation, ``helpers``) and keys. (No id
+  with spaces around it: SQLite's service strips a session id it creates.)"""
   rng = source.rng
   first, newer, newest, placed = rng.sample(LEVELS, 4)
-  for _ in range(rng.randrange(0, 3)):
+  if rng.random() < 0.5:
     extra = f"s-{secret(rng)}"
     source.create(app, user, extra, {"goal": {"text": secret(rng)}})
-    for _ in range(rng.randrange(0, 3)):
-      source.say(app, user, extra, f"Warm-up {secret(rng)}", {"warmup": rng.randrange(9)})
-  c_state = {"mood": "curious", "user:joined": "2024-09-01", "user:level": placed}
+    source.say(app, user, extra, f"Warm-up {secret(rng)}", {"warmup": rng.randrange(9)})
+  long_key = exactly("k-", 300, rng)
+  c_state = {"mood": "curious", "user:joined": "2024-09-01", "user:level": placed,
+             **{f"user:{k}": v for k, v in FALSY.items()}, f"user:{long_key}": ESCAPES}
   source.create(app, user, ids["a"], {"goal": {"text": "pass the exam", "weeks": 6},
-                                      "step:intro": {"done": True},
+                                      "step:intro": {"done": True}, **FALSY,
+                                      "escapes": ESCAPES, long_key: {"ok": True},
                                       "user:plan": {"tier": "pro", "seats": 1}})
   events = source.turn(app, user, ids["a"], {"user:level": first},
                        {"progress": {"topic": "sessions", "scores": [rng.randrange(100)]},
-                        "user:profile": _profile(rng, first), "app:catalog_version": 3},
-                       metadata=True)
-  if at_limits:  # the longest ids PostgreSQL holds
-    events[0]["id"] = exactly(f"ev-\u00e9\u2615-{secret(rng)}", 128, rng)
-    events[1]["invocation_id"] = exactly(f"e-\u00e9\u2615-{secret(rng)}", 256, rng)
+                        "user:profile": _profile(rng, first), "app:catalog_version": 3})
+  events[0]["id"] = at_limit("ev-", 128, rng)
+  events[1]["invocation_id"] = at_limit("e-", 256, rng)
+  events[2]["author"] = exactly(f"{AGENT}-", 300, rng)
+  events[3].update(branch=exactly(f"root.{AGENT}.", 300, rng), error_code="",
+                   error_message=f"{text} {exactly('m', 400, rng)}")
   source.create(app, user, ids["b"], {"goal": {"text": "revise", "weeks": 2}})
   source.turn(app, user, ids["b"], {"user:level": newer},
               {"user:profile": _profile(rng, newer), "topic": "state",
                "app:announcement": {"text": secret(rng)}})
   source.say(app, user, ids["b"], text, {"user:streak": 2, "user:level": newest})
+  if long_session:
+    source.chatter(app, user, ids["b"], rng.randrange(100, 104))
   if not idle_last:
     source.create(app, user, ids["c"], c_state)
     source.turn(app, user, ids["c"], None, {"mood": {"now": "focused", "since": [9, 30]}})
@@ -173,8 +303,24 @@ def main_user(source: Script, dest: Script, app: str, user: str, ids: dict[str, 
   own = f"d-{secret(rng)}"
   dest.create(app, user, own, {"goal": {"text": "from the new system"},
                                "user:badge_pg": {"since": "2025", "colour": "teal"},
-                               "user:level": "placement-test"})
+                               "user:level": "placement-test", "user:count": 7,
+                               "user:done": True, "user:note": "set", "user:pick": "b",
+                               "user:tags": ["x"], "user:extra": {"y": 1}})
   dest.turn(app, user, own, {"user:pg_only": rng.randrange(1000)}, {"app:catalog_version": 4})
+  twins = {ids["a"].swapcase(), ids["a"].title(), unicodedata.normalize("NFC", ids["b"])}
+  for sid in sorted(twins - set(ids.values())) + helpers:  # no collision: other ids
+    dest.create(app, user, sid, {"mine": sid})
+
+
+def companion_user(source: Script, dest: Script, app: str, user: str) -> None:
+  """A second user to copy, before the main one: one session whose events write an app: key
+  that dest has (the judge then writes a newer value into dest, before the next copy)."""
+  rng = source.rng
+  sid = f"s-{secret(rng)}"
+  source.create(app, user, sid, {"goal": {"text": secret(rng)}})
+  source.say(app, user, sid, f"Hello {secret(rng)}",
+             {"app:catalog_version": 6, "user:level": rng.choice(LEVELS)})
+  dest.create(app, user, f"d-{secret(rng)}", {"user:level": "placement-test"})
 
 
 def sessionless_user(source: Script, dest: Script, app: str, user: str) -> None:
@@ -184,113 +330,132 @@ def sessionless_user(source: Script, dest: Script, app: str, user: str) -> None:
   source.create(app, user, gone, {"user:plan": {"tier": "free"}, "note": secret(rng)})
   source.say(app, user, gone, f"Bye {secret(rng)}", {"user:level": rng.choice(LEVELS)})
   source.delete(app, user, gone)
-  kept = f"d-{secret(rng)}"
-  dest.create(app, user, kept, {"user:dest_only": {"since": secret(rng)}})
-  dest.say(app, user, kept, f"Hi {secret(rng)}", {"user:level": "placement-test"})
+  dest.create(app, user, f"d-{secret(rng)}", {"user:dest_only": {"since": secret(rng)},
+                                               "user:level": "placement-test"})
 
 
-def refused_user(source: Script, dest: Script, app: str, user: str, defect: str) -> None:
+def refused_user(source: Script, dest: Script, app: str, user: str, defect: str
+                 ) -> Optional[dict[str, Any]]:
   """A user with one thing that cannot be copied, in the session listed last (a check made
-  session by session finds it after writing the others). No state is written after the
-  defect: SQLite's service merges a state's top-level keys and string values through
-  ``json_each``, which cuts them at a U+0000."""
+  session by session finds it after writing the others); nothing at all for an id refused
+  whatever the source holds. No state is written after the defect: SQLite's service merges a
+  state's top-level keys and string values through ``json_each``, which cuts them at a U+0000
+  and refuses NaN. Returns the raw patch of a ``RAW_DEFECTS`` one."""
   rng = source.rng
+  if defect in ("user_id_no_data", "user_id_nul", "app_name_nul"):
+    return None
+  if defect == "user_only_nul":  # sessions all deleted: only the user state is left
+    gone = f"s-{secret(rng)}"
+    source.create(app, user, gone, {"user:profile": {"bio": f"a\x00{secret(rng)}"}})
+    source.delete(app, user, gone)
+    return None
   clean = f"s-{secret(rng)}"
   source.create(app, user, clean, {"goal": {"text": "warm up"}})
   source.say(app, user, clean, f"Hello {secret(rng)}", {"progress": 1, "app:catalog_version": 5})
-  bad = {"session_id": exactly("s-", 129, rng), "session_id_nul": f"s-{secret(rng)}\x00"
+  bad = {"session_id": at_limit("s-", 129, rng), "session_id_nul": f"s-{secret(rng)}\x00"
          }.get(defect, f"s-{secret(rng)}")
-  state: dict[str, Any] = {"goal": {"text": "the hard part", "weeks": rng.randrange(2, 9)},
-                           "user:level": "novice"}
-  state.update({"own_key_nul": {f"note\x00{secret(rng)}": True},
-                "own_value_nul": {"drafts": ["fine", f"line\x00{secret(rng)}"]},
-                "user_key_nul": {"user:alias\x00": secret(rng)},
-                "user_value_nul": {"user:profile": {"bio": f"a\x00{secret(rng)}"}}
-                }.get(defect, {}))
   if defect == "collision":
     dest.create(app, user, bad, {"goal": {"text": "already here"}})
     dest.say(app, user, bad, f"Started here {secret(rng)}", {"user:level": "kept"})
+  state = {"goal": {"text": "the hard part"}, "user:level": "novice",
+           **STATE_DEFECTS.get(defect, ("", {}))[1]}
+  if defect in STATE_DEFECTS or defect in RAW_DEFECTS:
+    source.create(app, user, bad, state)  # nothing after it
+    if defect in RAW_DEFECTS:
+      _, table, text = RAW_DEFECTS[defect]
+      return {"table": table, "app": app, "user": user, "id": bad, "state": text}
+    return None
   source.create(app, user, bad, state)
-  if defect in ("call_args_nul", "response_nul", "metadata_nul"):
-    _, call, response, answer = source.turn(app, user, bad, metadata=True)
-    if defect == "call_args_nul":
-      call["content"]["parts"][0]["function_call"]["args"]["detail"]["note"] += "\x00"
-    elif defect == "response_nul":
-      response["content"]["parts"][0]["function_response"]["response"]["result"]["saved"] += \
-          "\x00"
-    else:
-      answer["custom_metadata"]["trace"]["id"] += "\x00"
-    return
-  question, answer = source.say(app, user, bad, f"Why? {secret(rng)}")
-  if defect == "text_nul":
-    question["content"]["parts"][0]["text"] += "\x00"
-  elif defect == "delta_key_nul":
-    answer["actions"]["state_delta"]["step\x00two"] = 1
-  elif defect == "author_nul":
-    answer["author"] = f"{AGENT}\x00"
-  elif defect in ("event_id", "event_id_nul"):
-    answer["id"] = exactly("ev-", 129, rng) if defect == "event_id" else answer["id"] + "\x00"
-  elif defect in ("invocation_id", "invocation_id_nul"):
-    answer["invocation_id"] = (exactly("e-", 257, rng) if defect == "invocation_id"
-                               else answer["invocation_id"] + "\x00")
+  turn = source.turn(app, user, bad)
+  if defect in EVENT_DEFECTS:
+    EVENT_DEFECTS[defect][1](turn)
+  if defect == "event_id":
+    turn[3]["id"] = at_limit("ev-", 129, rng)
+  elif defect == "invocation_id":
+    turn[3]["invocation_id"] = at_limit("e-", 257, rng)
+  return None
 
 
 def generate(rng: random.Random, variant: int) -> dict[str, Any]:
   source_kind, dest_kind, defects = VARIANTS[variant]
-  stem = rng.choice(APP_STEMS)
+  stem = rng.choice(APP_STEMS).title()
   app = f"{stem}_{rng.randrange(10, 99)}"
-  if variant == 2:  # the longest app name PostgreSQL holds
-    app = exactly(f"{app}_\u00e9\u2615_", 128, rng)
-  twin_app = f"{app[:-3]}_v2" if len(app) > 120 else f"{app}_v2"
-  kind = {0: "quotes", 1: "like", 2: "unicode"}.get(variant) or rng.choice(("emoji", "spaces",
-                                                                            "glob"))
+  if variant in (0, 2):  # the longest app name PostgreSQL holds
+    app = at_limit(f"{app}_", 128, rng)
+  twin_apps = (app.lower(), f"{app[:-3]}_v2" if len(app) > 120 else f"{app}_v2")
+  kind = ("quotes", "like", "unicode", "glob")[variant]
   user = awkward_user_id(rng, kind)
-  if variant in (0, 1):  # a user id, and a session id, of exactly 128 characters
-    user = exactly(f"{user} \u2615 jose\u0301 ", 128, rng)
+  if variant in (0, 1):  # a user id of exactly 128 characters
+    user = at_limit(f"{user} ", 128, rng)
+  partner = (awkward_user_id(rng, ("spaces", "unicode")[variant]) if variant < 2
+             else at_limit(f" {rng.choice(FIRST_NAMES)} ", 128, rng))
   others = [o for o in lookalike_ids(rng, user) if len(o) <= 128]
   neighbour = user[:-1] if len(user) >= 128 else f"{user}1"
-  others = list(dict.fromkeys([neighbour] + others))[:3]
-  bystander = rng.choice([n for n in FIRST_NAMES if n not in user.lower()])
+  nfd_twin = unicodedata.normalize("NFD" if user == unicodedata.normalize("NFC", user)
+                                   else "NFC", user)
+  others = list(dict.fromkeys([neighbour, user.swapcase()] + others + [nfd_twin]))
+  others = [o for o in others if o != user][:4]
+  taken = user.lower() + partner.lower()
+  bystander, newcomer = rng.sample([n for n in FIRST_NAMES if n not in taken], 2)
+  newcomer = f"{newcomer}_{rng.randrange(100, 999)}"
   shared = rng.choice(SHARED_SESSION_IDS)
-  ids = {"a": shared, "b": exactly("s-\u00e9\u2615", 128, rng) if variant in (0, 1)
-         else f"s-{secret(rng)}", "c": f"s-{secret(rng)}"}
-  text = ("In JSON the NUL character is written \\u0000 \U0001F600; cafe\u0301 "
-          f"\u2615 ({secret(rng)})")
+  ids = {"a": shared, "b": at_limit("s-\u00e9", 128, rng), "c": f"s-{secret(rng)}"}
+  text = ("In JSON the NUL character is written \\u0000, in Python \\x00 \U0001F600; cafe\u0301 "
+          f"\u2615 NaN ({secret(rng)})")
   source, dest = Script(rng, 30), Script(rng, 10)
-  calls: list[dict[str, Any]] = [{"app": app, "user": user, "expect": "copy",
-                                  "why": "copies a user"}]
+  calls: list[dict[str, Any]] = [
+      {"app": app, "user": user, "expect": "copy", "why": "copies a user"},
+      {"app": app, "user": newcomer, "expect": "copy",
+       "why": "copies a user the source has nothing of"}]
+  helpers = list(HELPER_IDS[variant::len(VARIANTS)])
   main_user(source, dest, app, user, ids, idle_last=rng.random() < 0.5 if variant else True,
-            text=text, at_limits=variant in (0, 1))
-  for number, other in enumerate(others):  # look-alikes: a session id shared with the user
-    sid = shared if number == 0 else f"n-{secret(rng)}"
+            text=text, long_session=variant == 1, helpers=helpers)
+  companion_user(source, dest, app, partner)
+  dest.create(app, newcomer, f"n-{secret(rng)}", {"user:level": "new here"})
+  for number, other in enumerate(others):  # look-alikes: they hold the user's session ids
+    sid = shared if number % 2 == 0 else f"n-{secret(rng)}"
     source.create(app, other, sid, {"goal": {"text": secret(rng)}})
-    source.say(app, other, sid, f"Me too {secret(rng)}", {"user:level": "look-alike"})
-    dest.create(app, other, shared if number == 0 else f"m-{secret(rng)}", {"user:level": "kept"})
-  source.create(twin_app, user, shared, {"user:level": "other app"})
-  dest.create(twin_app, user, shared, {"user:level": "dest other app"})  # no collision
+    if number == 0:
+      source.say(app, other, sid, f"Me too {secret(rng)}", {"user:level": "look-alike"})
+    dest.create(app, other, shared if number % 2 else ids["b"], {"user:level": "kept"})
+  for twin in twin_apps:  # the same user and session ids in other apps: no collision
+    source.create(twin, user, shared, {"user:level": "other app"})
+    dest.create(twin, user, ids["b"] if twin == app.lower() else shared,
+                {"user:level": "dest other app"})
   visit = f"b-{secret(rng)}"
   dest.create(app, bystander, visit, {"app:theme": "dark"})
   dest.say(app, bystander, visit, f"Hi {secret(rng)}", {"user:level": "bystander"})
   if variant == 3:  # not copied, so no reason to refuse: the app's state, another user's data
     source.create(app, bystander, f"b-{secret(rng)}", {
         "app:banner": {"text": f"hi\x00{secret(rng)}"}, "draft": f"a\x00{secret(rng)}"})
+  if source_kind == "sqlite":
     sessionless = f"{rng.choice(FIRST_NAMES)}_{rng.randrange(100, 999)}"
     sessionless_user(source, dest, app, sessionless)
     calls.append({"app": app, "user": sessionless, "expect": "copy",
                   "why": "copies a user with only user state"})
+  patches = []
   for defect in defects:
-    target_app = {"app_name": exactly(f"{stem}_", 129, rng),
+    target_app = {"app_name": at_limit(f"{stem}_", 129, rng),
                   "app_name_nul": f"{app[:20]}\x00"}.get(defect, app)
-    target = {"user_id": exactly(f"{rng.choice(FIRST_NAMES)}_", 129, rng),
+    target = {"user_id": at_limit(f"{rng.choice(FIRST_NAMES)}_", 129, rng),
+              "user_id_no_data": at_limit(f"{rng.choice(FIRST_NAMES)}_", 129, rng),
               "user_id_nul": f"{rng.choice(FIRST_NAMES)}\x00{rng.randrange(10, 99)}"
               }.get(defect, f"{rng.choice(FIRST_NAMES)}_{secret(rng)[:6]}")
-    refused_user(source, dest, target_app, target, defect)
+    patch = refused_user(source, dest, target_app, target, defect)
+    patches += [patch] if patch else []
     calls.append({"app": target_app, "user": target, "expect": "refuse", "why": WHY[defect]})
   rng.shuffle(calls)
+  # The partner's copy comes first; the judge then writes a newer app: value into dest, which
+  # the main user's copy (its events write that key too) must keep.
+  calls.insert(0, {"app": app, "user": partner, "expect": "copy", "why": "copies a second user"})
+  main = next(n for n, c in enumerate(calls) if c["user"] == user and c["app"] == app)
+  between = {"before": main, "app": app, "user": f"judge-{secret(rng)}",
+             "state": {"app:catalog_version": rng.randrange(100, 999)}}
   for call in calls:
     call.update(_facts(source.steps, dest.steps, call["app"], call["user"]))
   return {"variant": variant, "source_kind": source_kind, "dest_kind": dest_kind,
-          "source": source.steps, "dest": dest.steps, "calls": calls}
+          "source": source.steps, "dest": dest.steps, "calls": calls, "patches": patches,
+          "between": between}
 
 
 def _facts(source: list[dict], dest: list[dict], app: str, user: str) -> dict[str, list[str]]:
@@ -319,6 +484,26 @@ def _facts(source: list[dict], dest: list[dict], app: str, user: str) -> dict[st
           "event_app_keys": sorted(set().union(*source_sessions.values()))}
 
 
+def _patch_sqlite(path: Path, patches: list[dict[str, Any]]) -> None:
+  """Write the states ``RAW_DEFECTS`` describe into the file itself (as JSON text)."""
+  import sqlite3
+
+  if not patches:
+    return
+  connection = sqlite3.connect(path)
+  try:
+    for patch in patches:
+      where = (patch["app"], patch["user"]) + ((patch["id"],) if patch["table"] == "sessions"
+                                               else ())
+      extra = " AND id = ?" if patch["table"] == "sessions" else ""
+      changed = connection.execute(f"UPDATE {patch['table']} SET state = ? WHERE app_name = ? "
+                                   f"AND user_id = ?{extra}", (patch["state"],) + where)
+      assert changed.rowcount == 1, patch
+    connection.commit()
+  finally:
+    connection.close()
+
+
 async def build(spec: dict[str, Any], folder: Path, resources: Resources) -> dict[str, Any]:
   """The SQLite store in ``folder``, the PostgreSQL one in a database owned by a new role."""
   admin = resources.postgres_url
@@ -327,7 +512,7 @@ async def build(spec: dict[str, Any], folder: Path, resources: Resources) -> dic
   role, password = await owner_role(admin)
   database = await create_database(admin, role)
   inputs = {"database": database, "owner": role, "role": role if password else None,
-            "calls": [[c["app"], c["user"]] for c in spec["calls"]]}
+            "calls": [[c["app"], c["user"]] for c in spec["calls"]], "between": spec["between"]}
   url = to_asyncpg_url(url_for(admin, database, role, password) if password
                        else url_for(admin, database))
   try:
@@ -337,6 +522,7 @@ async def build(spec: dict[str, Any], folder: Path, resources: Resources) -> dic
       if spec[f"{side}_kind"] == "sqlite":
         inputs[side] = {"kind": "sqlite", "path": STORE}
         await write_sqlite(str(folder / STORE), spec[side])
+        _patch_sqlite(folder / STORE, spec["patches"] if side == "source" else [])
       else:
         inputs[side] = {"kind": "postgres", "url": url}
         service = DatabaseSessionService(url)
@@ -380,7 +566,8 @@ def _short(text: str) -> str:
 
 async def act(fn: Callable, world: ActWorld) -> None:
   """Call ``fn(source, dest, app_name, user_id)`` for each of the world's users in turn, on the
-  same two services; the snapshot when the last call has returned."""
+  same two services, writing a newer ``app:`` value into dest before one of the calls (the
+  same for the reference and the submission); the snapshot when the last call has returned."""
   from google.adk.sessions.database_session_service import DatabaseSessionService
 
   def service(store: dict[str, Any]) -> Any:
@@ -390,7 +577,13 @@ async def act(fn: Callable, world: ActWorld) -> None:
 
   source, dest = service(world.inputs["source"]), service(world.inputs["dest"])
   try:
+    between = world.inputs["between"]
     for number, (app, user) in enumerate(world.inputs["calls"]):
+      if number == between["before"]:  # another writer of the app's state, between two calls
+        made = await dest.create_session(app_name=between["app"], user_id=between["user"],
+                                         session_id="judge", state=between["state"])
+        await dest.delete_session(app_name=between["app"], user_id=between["user"],
+                                  session_id=made.id)
       await world.call(fn, source, dest, app, user, is_async="contract" if number == 0 else None,
                        label=f"copy_user_to(app {_short(app)}, user {_short(user)})")
     world.snapshot()
@@ -480,6 +673,7 @@ def _had_app_key(pristine: dict, app: str, item: str) -> bool:
 
 
 LEAVES_OPEN = (
+    Open(("returned", "*"), "what the function returns (the contract leaves it open)"),
     Open(("dest", "table", "sessions", "*", "*", "*", "*_time"),
          "the creation and update times of the sessions a copy creates (rule: left open)",
          when=lambda key, spec, pristine: key[:6] not in pristine),
@@ -518,7 +712,11 @@ def properties(spec: dict[str, Any], observed: dict, pristine: dict) -> list[tup
   for key in set(pristine) | set(observed):
     if key[0] == "source" and differs(key, pristine.get(key, ABSENT)):
       problem("source_untouched", key, "changed")
-  for key, value in pristine.items():
+  between = spec["between"]
+  written = ("dest", "table", "app_states", between["app"], "state")
+  expected = dict(pristine)
+  expected.update({written + (k[4:],): v for k, v in between["state"].items()})
+  for key, value in expected.items():
     if key[0] != "dest" or not differs(key, value) or EXERCISE.is_open(key, spec, pristine):
       continue
     target = (_target(spec, key[3], key[4])
@@ -551,18 +749,24 @@ def properties(spec: dict[str, Any], observed: dict, pristine: dict) -> list[tup
   return sorted(found.items())
 
 
-def describe(spec: dict[str, Any], key: tuple) -> str:  # noqa: ARG001
+def describe(spec: dict[str, Any], key: tuple) -> str:
+  """The key in words; for a row of a user some call is about, what that call is."""
   if len(key) > 2 and key[1] == "pg":
     return f"{key[0]}'s {key[2]} {'.'.join(str(p) for p in key[3:])!r} (PostgreSQL catalogue)"
-  return f"{key[0]}: {describe_key(key)}"
+  call = (_target(spec, key[3], key[4])
+          if len(key) > 4 and key[1] == "table" and key[2] in ADK_ROWS else None)
+  about = "" if call is None else (f" (refused: {call['why']})" if call["expect"] == "refuse"
+                                   else f" (call: {call['why']})")
+  return f"{key[0]}: {describe_key(key)}{about}"
 
 
 def label(spec: dict[str, Any]) -> str:
-  """The direction, then each call: what the user to copy has, or why it must be refused."""
+  """The direction and the calls: how many users to copy and to refuse (``describe`` says
+  which a difference is about)."""
   names = {"sqlite": "SQLite", "postgres": "PostgreSQL"}
-  calls = ", ".join(f"{n} {c['why']}" if c["expect"] == "copy" else f"{n} refused: {c['why']}"
-                    for n, c in enumerate(spec["calls"], start=1))
-  return f"{names[spec['source_kind']]} -> {names[spec['dest_kind']]}; calls {calls}"
+  copies = sum(c["expect"] == "copy" for c in spec["calls"])
+  return (f"{names[spec['source_kind']]} -> {names[spec['dest_kind']]}; {copies} users to "
+          f"copy, {len(spec['calls']) - copies} to refuse")
 
 
 CHECKS = (
@@ -570,13 +774,15 @@ CHECKS = (
           "Every session of the user is in dest under its id, and no session of the user that "
           "neither store had is left there.",
           hint="Pass session_id= to create_session; a session created only to carry state must "
-               "be deleted afterwards",
+               "be deleted afterwards, and get an id ADK chooses (dest may hold any id)",
           success="every session is in dest under its id, none added"),
     Check("events_copied", 3,
-          "Each copied session holds the source's events, each exactly as the source stores "
-          "it: id, timestamp, invocation id, author, content, actions, metadata.",
-          hint="Append the source's own Event objects (get_session has them; list_sessions "
-               "leaves them out): an event rebuilt from a few fields loses the others",
+          "Each copied session holds all the source's events, however many, each exactly as "
+          "the source stores it: every field (id, timestamp, invocation id, author, branch, "
+          "content, actions, metadata...).",
+          hint="Append the source's own Event objects (get_session without a config has them "
+               "all; list_sessions leaves them out): an event rebuilt from a few fields loses "
+               "the others",
           success="every event copied exactly"),
     Check("session_state_copied", 2,
           "Each copied session has the source session's own state (keys without a prefix).",
@@ -585,7 +791,7 @@ CHECKS = (
           success="each session's own state is the source's"),
     Check("user_state_latest", 3,
           "dest's user state holds every user: key of the source with the value the source "
-          "has now.",
+          "has now (None, 0, False and empty values included).",
           hint="Appending an event replays its state_delta with the values of its time, in "
                "whatever order you copy; and a value set by creating a session is in no event. "
                "Write the source's current user state once more after the last event",
@@ -600,19 +806,23 @@ CHECKS = (
           "Other users of dest (ids sharing a prefix or differing by case included), the same "
           "user id in other apps, dest's tables and every app: key dest already had are "
           "unchanged, and no other user is copied.",
-          hint="Copy exactly (app_name, user_id). Replaying an event also replays its app: "
-               "writes, older than dest's: put back the app: values dest had",
+          hint="Copy exactly (app_name, user_id), as given: no case or space changes. "
+               "Replaying an event also replays its app: writes, older than dest's: put back "
+               "the app: values dest had when this call began (read them in each call)",
           success="other users, apps and dest's app state are unchanged", needs_action=True),
     Check("source_untouched", 1, "The source is unchanged: a copy, not a move.",
           hint="copy_user_to only reads from source",
           success="every source is unchanged", needs_action=True),
     Check("refuses_what_postgres_cannot_hold", 1,
           "Each call ends as the contract says: ValueError for data PostgreSQL cannot hold "
-          "(an id over its varchar size, U+0000 anywhere) or a session id this user already "
-          "has in dest; a normal return otherwise.",
-          hint="Check every id (app name, user id, session and event ids: 128 characters, "
-               "invocation ids 256) and every key and value of the state and the events, before "
-               "the first write; the same session id under another user or app is no collision",
+          "(an id over its varchar size; U+0000, a lone surrogate or a number that is not "
+          "finite anywhere) or a session id this user already has in dest; a normal return "
+          "otherwise, for a user the source has nothing of too.",
+          hint="Check every id (app name, user id, session and event ids: 128 code points as "
+               "len counts them, invocation ids 256) and every key and value, nested or not, of "
+               "both states and of every field of every event, before the first write; ids are "
+               "compared exactly (case, accents, spaces), and the same session id under another "
+               "user or app is no collision",
           success="every call ended as the contract says"),
     Check("no_half_copy", 2,
           "When a copy is refused, dest is left exactly as it was.",

@@ -45,23 +45,26 @@ DB_NAME = "tutor.db"
 REMOVAL = {"sessions": "sessions_removed", "events": "events_removed",
            "user_states": "user_state_removed"}
 
-# (journal mode, the kind of id to erase, how the look-alike app is named, size)
+# (journal mode, the kind of id to erase, the GLOB wildcard in the app name, its Unicode form,
+# size, whether the user's user_states row holds an empty state)
 VARIANTS = (
-    ("delete", "quotes", "suffix", 2),
-    ("wal", "like", "case", 3),
-    ("wal", "glob", "suffix", 4),
-    ("delete", None, "case", 3),  # spaces, a decomposed accent and an emoji; no session left
+    ("delete", "quotes", "*", "NFC", 2, True),
+    ("wal", "like", "?", "NFD", 3, False),
+    ("wal", "glob", "[", "NFC", 4, False),
+    ("delete", None, "*", "NFD", 3, False),  # spaces, a decomposed accent and an emoji; no session left
 )
+ACCENTED = ("Café", "Élan", "Niño", "Señal", "Öko")
 
 
 # --- the world ---------------------------------------------------------------------------------
 
 def generate(rng: random.Random, variant: int) -> dict[str, Any]:
-  journal, kind, twin_kind, size = VARIANTS[variant]
+  journal, kind, wildcard, form, size, empty_user_state = VARIANTS[variant]
   kind = kind or "spaces"
   stem = rng.choice(APP_STEMS)
-  app = f"{stem}_{rng.randrange(10, 99)}"
-  twin_app = f"{app}_beta" if twin_kind == "suffix" else app.upper()
+  app, glob_twin = awkward_app(rng, stem, wildcard, form)
+  twin_apps = app_twins(app, glob_twin)
+  twin_app = twin_apps[0]
   other_app = f"{rng.choice([s for s in APP_STEMS if s != stem])}_{rng.randrange(10, 99)}"
   user = awkward_user_id(rng, kind)
   if variant == 3:  # spaces around, a decomposed accent, an emoji: what trimming or
@@ -111,13 +114,39 @@ def generate(rng: random.Random, variant: int) -> dict[str, Any]:
   for number in range(own):
     session(app, user, f"s-{mark()}", rng.randrange(0, size + 1) if number else 0, mark,
             delete=no_session_left)
-  session(twin_app, user, shared, rng.randrange(1, 3), other_mark)
+  for twin in twin_apps:  # the same user in apps a sloppy match of the name would catch
+    session(twin, user, shared, rng.randrange(1, 3), other_mark)
   session(other_app, user, f"s-{other_mark()}", 1, other_mark)
   if no_session_left:  # the user's state survives their deleted sessions (lesson 2)
     session(app, user, f"s-{mark()}", 1, mark, delete=True)
   return {"variant": variant, "journal": journal, "kind": kind, "app": app, "user": user,
-          "others": others, "twin_app": twin_app, "other_app": other_app, "shared": shared,
-          "no_session_left": no_session_left, "script": script, "marks": marks}
+          "others": others, "twin_app": twin_app, "twin_apps": twin_apps,
+          "other_app": other_app, "shared": shared, "no_session_left": no_session_left,
+          "empty_user_state": empty_user_state, "script": script, "marks": marks}
+
+
+def awkward_app(rng: random.Random, stem: str, wildcard: str, form: str) -> tuple[str, str]:
+  """An app name on which every sloppy match differs from ``=``: a ``_`` (LIKE's any char),
+  a GLOB wildcard, capitals, a non-ASCII letter in NFC or NFD; and a name its GLOB matches."""
+  import unicodedata
+
+  base = f"{'_'.join(w.capitalize() for w in stem.split('_'))}_{rng.randrange(10, 99)}"
+  accented = rng.choice(ACCENTED)
+  tail = {"*": ("v2*", "v2-rc"), "?": ("v?", "v3"), "[": ("[v2]", "2")}[wildcard]
+  app, glob_twin = (unicodedata.normalize(form, f"{base}.{accented}.{t}") for t in tail)
+  return app, glob_twin
+
+
+def app_twins(app: str, glob_twin: str) -> list[str]:
+  """Apps whose names equal ``app`` for LIKE (``_`` and case), GLOB, ``lower()``/``upper()``,
+  trimming, ``COLLATE RTRIM``/``NOCASE`` or Unicode normalisation: each another app."""
+  import unicodedata
+
+  ascii_lower = "".join(c.lower() if c.isascii() else c for c in app)
+  found = [f"{app}_beta", app.replace("_", "-"), app.lower(), app.upper(), ascii_lower,
+           f"{app} ", f" {app}", unicodedata.normalize("NFC", app),
+           unicodedata.normalize("NFD", app), glob_twin]
+  return [twin for twin in dict.fromkeys(found) if twin != app]
 
 
 def twins(user: str) -> list[str]:
@@ -137,6 +166,10 @@ async def build(spec: dict[str, Any], folder: Path, resources: Resources) -> dic
       connection.execute(f"PRAGMA journal_mode = {spec['journal']}").fetchall()
     await play(SqliteSessionService(str(db_path)), spec["script"])
   with sqlite_secure_delete_off(), closing(sqlite3.connect(db_path)) as connection:
+    if spec.get("empty_user_state"):  # a row whose state is {}: still the user's, to delete
+      connection.execute("UPDATE user_states SET state = '{}' WHERE app_name = ? AND user_id = ?",
+                         (spec["app"], spec["user"]))
+      connection.commit()
     connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
   return {"db": DB_NAME, "app": spec["app"], "user": spec["user"]}
 

@@ -10,8 +10,9 @@ A world is one cafe database on the grader's PostgreSQL, hardened as in the less
 no right on the database or its schema ``public``), with roles of its own: the owner, the
 runtime role and, in some worlds, other roles holding grants that must stay (a reporting role,
 an auditor with a grant option, a role whose name differs from the runtime's only by case or
-by Unicode normalisation). Names are plain, or awkward: capitals, hyphens, spaces, double
-quotes in the database's and the runtime's names, decomposed accents, 63 bytes. Besides ADK's
+by Unicode normalisation, created before the runtime). Names are awkward: the runtime's and
+the database's always hold a single quote and one of them ``$$``; capitals, hyphens, spaces,
+double quotes, decomposed accents, 63 bytes. The owner also owns a second database. Besides ADK's
 tables (``prepare_tables()``, sessions of several customers) the owner keeps the cafe's other
 data: tables with sequences in ``public`` and in another schema, views, a materialised view,
 functions (one ``SECURITY DEFINER``), an enum type, default privileges, and in some worlds a
@@ -19,9 +20,10 @@ schema named after the owner, first on its ``search_path``, holding tables calle
 and ``events``. Each copy of a world is built afresh (roles are server-wide) with names of its
 own, normalised to labels in the observation.
 
-The observation, read by the trusted judge after both calls: every ACL entry of the database,
-its schemas, relations, columns, functions, types and languages (NULL read as the owner's
-defaults), every default ACL, the attributes, settings and memberships of the world's roles,
+The observation, read by the trusted judge after both calls: every ACL entry of the database
+(and of the owner's other one), its schemas, relations, columns, functions, types and languages
+(NULL read as the owner's defaults), every comment (pg_description, pg_shdescription), every
+default ACL, the attributes, settings and memberships of the world's roles,
 which objects exist with their owners and definitions, every row of every table and each
 sequence's state; then, logged in as the runtime role, ADK's operations, DDL attempts and
 attempts on the cafe's other data (each rolled back).
@@ -48,6 +50,7 @@ PROBE_APP = "adkcourse_probe"  # the probes' sessions: removed again, so observi
 DML = ("SELECT", "INSERT", "UPDATE", "DELETE")
 ADK_DATA = ("public.sessions", "public.events", "public.app_states", "public.user_states")
 METADATA = "public.adk_internal_metadata"
+DATABASES = ("database", "archive")  # labels of names that are databases, not roles
 ADK_TABLES = ("public.sessions", "public.app_states", "public.user_states", "public.events",
               METADATA)  # in an order that inserts parents first
 SCHEMA_POWERS = ("CREATE", "TEMPORARY", "TRUNCATE", "TRIGGER", "MAINTAIN")
@@ -59,7 +62,7 @@ RUNS, DDL, ONLY, ROLE, PUBLIC, AGAIN = ("runtime_runs_adk", "runtime_cannot_chan
 ADK_STEPS = ("get_session (a stored session)", "create_session (with user: and app: keys)",
              "append_event (with user: and app: deltas)", "get_session", "list_sessions",
              "get_user_state", "delete_session")
-VARIANTS = ("plain names", "quotes in the names", "Unicode names of 63 bytes",
+VARIANTS = ("apostrophes in the names", "quotes in the names", "Unicode names of 63 bytes",
             "names that differ only by case")
 _WORLDS: dict[str, dict[str, Any]] = {}  # a copy's secrets, in the judge's memory only
 
@@ -76,24 +79,29 @@ def _sized(prefix: str, pad: str, end: str = "") -> list[str]:
 
 
 def _names(rng: random.Random, variant: int) -> dict[str, Any]:
-  """Each role's and the database's name as [prefix, suffix] around the copy's tag."""
+  """Each role's and database's name as [prefix, suffix] around the copy's tag: the runtime's
+  and the database's always hold a single quote, and one of them ``$$`` (SQL literals, DO
+  blocks); ``archive`` is the owner's other database; look-alikes are created first."""
   if variant == 0:
     stem = rng.choice(("cafe", "bistro", "roastery"))
-    return {"database": [f"{stem}_", ""], "owner": [f"{stem}_owner_", ""],
-            "runtime": [f"{stem}_app_", ""],
+    return {"database": [f"{stem}'s_", ""], "owner": [f"{stem}_owner_", ""],
+            "runtime": [f"{stem}_app'$$_", ""], "archive": [f"{stem}_archive'_", ""],
             "others": {"reporting": [f"{stem}_reporting_", ""]} if rng.random() < 0.5 else {}}
   if variant == 1:
-    return {"database": [rng.choice(('Cafe-Prod "Main" ', 'Caf\u00e9 "EU" Prod-')), ""],
+    runtime = rng.choice(('Concierge-App "EU" it\'s $$ ', 'App ""Barista"" l\'$$'))
+    return {"database": [rng.choice(('Cafe-Prod "Main" O\'Neil ', 'Caf\u00e9 "EU" d\'Or-')), ""],
             "owner": [rng.choice(("Cafe Owner-", "O'Hara Owner ")), ""],
-            "runtime": [rng.choice(('Concierge-App "EU" ', 'App ""Barista"" ')), ""],
-            "others": {"reporting": ['Reporting "BI" ', ""]}}
+            "runtime": [runtime, ""], "archive": ['Archive "2024" \'', ""],
+            "others": {"look-alike": [runtime.upper(), ""], "reporting": ['Reporting "BI" ', ""]}}
   if variant == 2:
-    runtime = _sized("Cafe\u0301 Concierge \u2615 ", rng.choice(("\u00fc", "e\u0301", " ")))
-    return {"database": _sized('\u2615 Caf\u00e9 "\u00dcn\u00efcode" ', "\u00e9", end=" "),
+    runtime = _sized("Cafe\u0301 Concierge \u2615 l'", rng.choice(("\u00fc", "e\u0301", " ")))
+    return {"database": _sized('\u2615 Caf\u00e9 "\u00dcn\u00efcode" $$ d\'', "\u00e9", end=" "),
             "owner": _sized("Propri\u00e9taire ", "\u00e9"), "runtime": runtime,
+            "archive": ["Archiv\u00e9 l'", ""],
             "others": {"look-alike": [unicodedata.normalize("NFC", part) for part in runtime]}}
-  return {"database": ["CafeDB", ""], "owner": ["CafeOwner", ""], "runtime": ["CafeApp", ""],
-          "others": {"look-alike": ["cafeapp", ""], "reporting": ["CafeReporting", ""],
+  return {"database": ["CafeDB'", ""], "owner": ["CafeOwner", ""], "runtime": ["CafeApp'$$", ""],
+          "archive": ["CafeArchive'", ""],
+          "others": {"look-alike": ["cafeapp'$$", ""], "reporting": ["CafeReporting", ""],
                      "auditor": ["Auditor", ""]}}
 
 
@@ -236,20 +244,22 @@ async def duplicate(spec: dict[str, Any], template: Path,  # noqa: ARG001
   hardening as in the lesson, and the cafe's other data."""
   admin_url = await role_admin_url(resources.postgres_url)
   tag = secrets.token_hex(TAG // 2)
-  shapes = {"database": spec["names"]["database"], "owner": spec["names"]["owner"],
-            "runtime": spec["names"]["runtime"], **spec["names"]["others"]}
+  shapes = {"database": spec["names"]["database"], "archive": spec["names"]["archive"],
+            "owner": spec["names"]["owner"], **spec["names"]["others"],
+            "runtime": spec["names"]["runtime"]}  # roles in this order: look-alikes first
   names = {label: prefix + tag + suffix for label, (prefix, suffix) in shapes.items()}
   passwords = {label: secrets.token_urlsafe(18) for label in names}
   token = secrets.token_hex(8)
   world: dict[str, Any] = {"admin": admin_url, "names": names, "role_oids": [],
-                           "database_oid": None, "password": passwords["runtime"]}
+                           "database_oid": None, "archive_oid": None,
+                           "password": passwords["runtime"]}
   _WORLDS[token] = world
   owner = ident(names["owner"])
   try:
     admin = await connect(admin_url)
     try:
       for label, name in names.items():
-        if label != "database":
+        if label not in DATABASES:
           login = label in ("owner", "runtime", "look-alike", "auditor")
           await admin.execute(f"CREATE ROLE {ident(name)} {'LOGIN' if login else 'NOLOGIN'} "
                               f"PASSWORD {literal(passwords[label])}")
@@ -258,8 +268,10 @@ async def duplicate(spec: dict[str, Any], template: Path,  # noqa: ARG001
       if not await admin.fetchval("SELECT rolsuper FROM pg_roles WHERE rolname = current_user"):
         await admin.execute(f"GRANT {owner} TO CURRENT_USER")  # to give, read and drop it
       await admin.execute(f"CREATE DATABASE {ident(names['database'])} OWNER {owner}")
-      world["database_oid"] = await admin.fetchval(
-          "SELECT oid::int FROM pg_database WHERE datname = $1", names["database"])
+      await admin.execute(f"CREATE DATABASE {ident(names['archive'])} OWNER {owner}")
+      for label in DATABASES:
+        world[f"{label}_oid"] = await admin.fetchval(
+            "SELECT oid::int FROM pg_database WHERE datname = $1", names[label])
     finally:
       await admin.close()
     inside = await connect(url_for(admin_url, names["database"]))
@@ -293,10 +305,9 @@ async def teardown(spec: dict[str, Any], inputs: dict[str, Any],  # noqa: ARG001
     return
   admin = await connect(world["admin"])
   try:
-    name = await admin.fetchval("SELECT datname FROM pg_database WHERE oid = $1",
-                                world["database_oid"] or 0)
-    if name is not None:
-      await admin.execute(f"DROP DATABASE IF EXISTS {ident(name)} WITH (FORCE)")
+    for name in await admin.fetch("SELECT datname FROM pg_database WHERE oid = ANY($1::oid[])",
+                                  [world.get(f"{label}_oid") or 0 for label in DATABASES]):
+      await admin.execute(f"DROP DATABASE IF EXISTS {ident(name[0])} WITH (FORCE)")
     for row in await admin.fetch("SELECT rolname FROM pg_roles WHERE oid = ANY($1::oid[])",
                                  world["role_oids"]):
       for sql in (f"DROP OWNED BY {ident(row['rolname'])}",
@@ -338,7 +349,8 @@ async def observe(spec: dict[str, Any], folder: Path,  # noqa: ARG001
     return {("database", "missing"): labels.hide(pg_message(error))}
   try:
     await labels.load(db)
-    found = await read_catalogue(db, labels, world["role_oids"], world["database_oid"])
+    found = await read_catalogue(db, labels, world["role_oids"], world["database_oid"],
+                                 {"the owner's other database": world["archive_oid"]})
     try:  # the data as its owner sees it
       await db.execute(f"SET ROLE {ident(names['owner'])}; SET row_security = off")
       found.update(await read_rows(db, labels))
@@ -493,7 +505,7 @@ async def _adk_as_runtime(url: str, spec: dict[str, Any]) -> dict[str, str]:
 def _needed(key: tuple) -> bool:
   """An ACL entry of the runtime role that ADK's operations need (without grant option)."""
   kind, name, privilege = key[1], key[2], key[5]
-  return ((kind, privilege) == ("database", "CONNECT")
+  return ((kind, name, privilege) == ("database", "", "CONNECT")
           or (kind, name, privilege) == ("schema", "public", "USAGE")
           or (kind == "table" and name in ADK_DATA and privilege in DML)
           or (kind, name, privilege) == ("table", METADATA, "SELECT"))
@@ -528,8 +540,10 @@ def classify(spec: dict[str, Any], key: tuple) -> Any:  # noqa: ARG001
 
 
 def _a_data_table_right(key: tuple, spec: dict, pristine: dict) -> bool:  # noqa: ARG001
+  """A right on ADK's tables the contract allows, whether held or not: DML on the data tables,
+  SELECT on the metadata (table-level or on its columns)."""
   table = key[2] if key[1] == "table" else key[2].rsplit(".", 1)[0]
-  return table in ADK_DATA and key[5] in DML
+  return table in ADK_DATA and key[5] in DML or (table, key[5]) == (METADATA, "SELECT")
 
 
 def properties(spec: dict[str, Any], observed: dict, pristine: dict) -> list[tuple[str, str]]:
@@ -561,7 +575,7 @@ def describe(spec: dict[str, Any], key: tuple) -> str:  # noqa: ARG001
   head, rest = key[0], key[1:]
   if head == "privilege":
     kind, name, grantee, grantor, privilege = rest[:5]
-    what = "the database" if kind == "database" else f"the {kind} {name}"
+    what = (name or "the database") if kind == "database" else f"the {kind} {name}"
     option = " WITH GRANT OPTION" if len(rest) > 5 else ""
     return f"{privilege}{option} on {what} for {_who(grantee)} (granted by {_who(grantor)})"
   if head == "default privilege":
@@ -586,6 +600,8 @@ def describe(spec: dict[str, Any], key: tuple) -> str:  # noqa: ARG001
     return f"the settings of {rest[1]} in {rest[0]}"
   if head == "sequence":
     return f"the state of the sequence {rest[0]}"
+  if head == "comment":
+    return f"the comment on {rest[0]}"
   return "the database's " + " ".join(str(part) for part in rest)
 
 
@@ -658,10 +674,12 @@ EXERCISE = Exercise(
         Open(("returned", "*"), "the contract ignores what the function returns"),
         Open(("privilege", "table", "public.*", "runtime", "*", "*"),
              "at most SELECT, INSERT, UPDATE and DELETE on ADK's four data tables: fewer is "
-             "right as long as ADK's operations work (the probes judge that)",
+             "right as long as ADK's operations work (the probes judge that); SELECT on the "
+             "metadata likewise, when its columns are granted instead",
              when=_a_data_table_right),
         Open(("privilege", "column", "public.*", "runtime", "*", "*"),
-             "rights on some columns of ADK's data tables are fewer rights than on the table",
+             "rights on some columns of ADK's tables are fewer rights than on the table (SELECT "
+             "on the metadata's columns is SELECT on it)",
              when=_a_data_table_right),
     ),
     properties=properties,

@@ -1,5 +1,5 @@
 """Appends every event of every session in one global time order (each to its own session),
-checks strings by walking the data, and carries the final user state and dest's old app:
+checks strings and numbers by walking the data, and carries the final user state and dest's old app:
 values in one event appended to a carrier session, deleted afterwards."""
 
 import uuid
@@ -11,7 +11,7 @@ LIMITS = {"app name": 128, "user id": 128, "session id": 128, "event id": 128,
 
 
 def strings(value):
-  if isinstance(value, str):
+  if isinstance(value, (str, float)):
     yield value
   elif isinstance(value, dict):
     for k, v in value.items():
@@ -20,6 +20,13 @@ def strings(value):
   elif isinstance(value, (list, tuple)):
     for v in value:
       yield from strings(v)
+
+
+def unstorable(atom):
+  """U+0000 or half a surrogate pair in a string; NaN or an infinity."""
+  if isinstance(atom, float):
+    return atom != atom or abs(atom) == float("inf")
+  return any(c == "\0" or 0xD800 <= ord(c) <= 0xDFFF for c in atom)
 
 
 def own(state):
@@ -38,7 +45,7 @@ async def copy_user_to(source, dest, app_name, user_id):
   too_long = [f"{what} of {len(v)} characters" for what, v in named if len(v) > LIMITS[what]]
   data = [user_state] + [own(s.state) for s in sessions.values()] + [
       e.model_dump(mode="json") for s in sessions.values() for e in s.events]
-  with_nul = any("\0" in t for t in strings(data)) or any("\0" in v for _, v in named)
+  with_nul = any(unstorable(t) for t in strings(data)) or any(unstorable(v) for _, v in named)
   if too_long or with_nul:
     raise ValueError(f"PostgreSQL cannot hold: {too_long or ''} {'U+0000' if with_nul else ''}")
   mine = await dest.list_sessions(app_name=app_name, user_id=user_id)

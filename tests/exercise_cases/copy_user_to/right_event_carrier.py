@@ -2,6 +2,8 @@
 copies the sessions in reverse order, and writes the final state through an event appended
 to a carrier session (deleted afterwards), dest's app: values read from that same carrier."""
 
+import json
+
 from google.adk.events import Event, EventActions
 
 SIZES = {"app_name": 128, "user_id": 128, "session": 128, "event": 128, "invocation": 256}
@@ -17,6 +19,22 @@ def texts(value):
   elif isinstance(value, (list, tuple)):
     for item in value:
       yield from texts(item)
+
+
+def encodable(text):
+  try:
+    text.encode("utf-8")
+  except UnicodeEncodeError:  # a lone surrogate
+    return False
+  return True
+
+
+def finite(data):
+  try:
+    json.dumps(data, allow_nan=False, default=str)
+  except ValueError:
+    return False
+  return True
 
 
 def session_part(state):
@@ -37,7 +55,8 @@ async def copy_user_to(source, dest, app_name, user_id):
   over = [kind for kind, value in sized if len(value) > SIZES[kind]]
   everything = [sized, user_state, [session_part(s.state) for s in sessions],
                 [e.model_dump(mode="json") for s in sessions for e in s.events]]
-  if over or any("\x00" in t for t in texts(everything)):
+  if over or any("\x00" in t or not encodable(t) for t in texts(everything)) or not finite(
+      everything):
     raise ValueError(f"does not fit in PostgreSQL: {over or 'U+0000 somewhere'}")
   theirs = await dest.list_sessions(app_name=app_name, user_id=user_id)
   taken = sorted({s.id for s in theirs.sessions} & {s.id for s in sessions})

@@ -3,6 +3,10 @@ step; dest's app state is compared before and after the replay and only the app:
 replay changed are put back."""
 
 import json
+import math
+import re
+
+LONE = re.compile("[\ud800-\udfff]")
 
 PREFIXES = ("user:", "app:", "temp:")
 
@@ -10,7 +14,9 @@ PREFIXES = ("user:", "app:", "temp:")
 def holds_nul(data) -> bool:
   def walk(value):
     if isinstance(value, str):
-      return "\x00" in value
+      return "\x00" in value or LONE.search(value) is not None
+    if isinstance(value, float):
+      return not math.isfinite(value)
     if isinstance(value, dict):
       return any(walk(k) or walk(v) for k, v in value.items())
     if isinstance(value, list):

@@ -3,6 +3,8 @@ in with SQL on dest's own database (sqlite3 for a SqliteSessionService, the SQLA
 for PostgreSQL)."""
 
 import json
+import math
+import re
 import sqlite3
 import time
 from contextlib import closing
@@ -14,7 +16,9 @@ PREFIXES = ("user:", "app:", "temp:")
 
 def nul_inside(value) -> bool:
   if isinstance(value, str):
-    return "\u0000" in value
+    return "\u0000" in value or re.search("[\ud800-\udfff]", value) is not None
+  if isinstance(value, float):
+    return math.isnan(value) or math.isinf(value)
   if isinstance(value, dict):
     return any(nul_inside(k) or nul_inside(v) for k, v in value.items())
   if isinstance(value, list):
