@@ -19,6 +19,10 @@ work). Exits 1 if a score is not the expected one (a fast grader that grades wro
 benchmark). Nothing is written into the repository. The sandboxed mode is what instructors
 run: each submission in its own bubblewrap sandbox, with its own judge-side preparation and
 observation.
+
+Last measured (2 shared cores, load about 3, sandbox on, 2 at a time): 40 ``forget_user``
+submissions used 36.4 CPU seconds (about 18 s on two idle cores; 95 s of wall clock there);
+10 ``copy_user_to`` ones, each on a private PostgreSQL, 18.9 CPU seconds.
 """
 
 from __future__ import annotations
