@@ -248,9 +248,10 @@ class Judge:
   """One ``_judge`` process: prepares data and judges, for one job slot at a time."""
 
   def __init__(self, exercise: str, sandbox: Sandbox, root: Path, log: Path,
-               reference: Path, timeout: float):
+               reference: Path, timeout: float, sockets: Optional[Path] = None):
     self.exercise, self.sandbox, self.root, self.log = exercise, sandbox, root, log
     self.reference, self.timeout = reference, timeout
+    self.sockets = sockets  # where the trusted services listen, when not under root
     self.running: Optional[Running] = None
     self._buffer = b""
 
@@ -284,7 +285,9 @@ class Judge:
     with self.log.open("ab") as log:
       self.running = self.sandbox.start(
           _boot("adkcourse.grade._judge") + [self.exercise, reference], env=env,
-          chdir=str(self.root), rw_binds=[(str(self.root), str(self.root))],
+          chdir=str(self.root), rw_binds=[(str(self.root), str(self.root))] + (
+              [(str(self.sockets), str(self.sockets))] if self.sockets is not None
+              and not self.sockets.is_relative_to(self.root) else []),
           ro_binds=[(str(self.reference), reference)] if enabled else (),
           # the submissions' files are no business of the judge: hidden behind an empty tmpfs
           tmpfs=[("/tmp", 64 * 1024 * 1024), (str(self.root / "submissions"), 4096)],
@@ -506,21 +509,23 @@ MACHINE_ERRORS = ("OSError", "MemoryError", "BlockingIOError", "RuntimeError: ca
 
 
 
-SOCKET_PATH_ROOM = 100  # a unix socket's path holds about 107 bytes; names add up to 20
+SOCKET_PATH_ROOM = 100  # a unix socket's path holds about 107 bytes; names add up to 30
 
 
-def socket_folder(folder: Path) -> Path:
-  """Where a submission's trusted services listen: beside its work when the path is short,
-  else in a fresh short-named folder of the system's (a unix socket cannot be bound at a
-  path longer than about 107 bytes, and a grader's root may lie deep in a clone)."""
-  sockets = folder / "sockets"
-  if len(str(sockets)) + 20 > SOCKET_PATH_ROOM:
+def sockets_root(root: Path) -> Path:
+  """Where the trusted services of this run's submissions listen (a folder per submission):
+  under ``root`` when its path is short, else a fresh short-named folder of the system's (a
+  unix socket cannot be bound at a path longer than about 107 bytes, and a grader's root may
+  lie deep in a clone or a test's temporary folder); the judges and sandboxes see it."""
+  sockets = root / "sockets"
+  if len(str(sockets)) + 30 > SOCKET_PATH_ROOM:
     base = "/tmp" if os.access("/tmp", os.W_OK) else None
     sockets = Path(tempfile.mkdtemp(prefix="adkc-", dir=base))
   else:
-    sockets.mkdir()
+    sockets.mkdir(exist_ok=True)
   sockets.chmod(0o755)
   return sockets
+
 
 def _machine_failed(header: Optional[dict]) -> bool:
   """Did the run break for a reason of the machine's rather than the submission's code (the
@@ -554,12 +559,13 @@ class Grader:
     # Without --seed, fresh worlds every run, but the same for a submission graded again.
     self.seed = seed if seed is not None else secrets.randbits(48)
     self.sandbox = Sandbox(isolation)
+    self.sockets = sockets_root(root)
     self.judges: queue.Queue = queue.Queue()
     self._all_judges: list[Judge] = []
     reference = reference_file(exercise.name)
     for number in range(jobs):
       judge = Judge(exercise.name, self.sandbox, root, root / f"judge-{number}.log", reference,
-                    judge_timeout(time_limit))
+                    judge_timeout(time_limit), sockets=self.sockets)
       self._all_judges.append(judge)
       self.judges.put(judge)
     self.farm = None
@@ -573,6 +579,7 @@ class Grader:
   def close(self) -> None:
     for judge in self._all_judges:
       judge.stop()
+    shutil.rmtree(self.sockets, ignore_errors=True)
 
   def grade(self, submission: Submission, private: Optional[Path], problem: Optional[str]
             ) -> Graded:
@@ -593,7 +600,9 @@ class Grader:
       (folder / sub).mkdir(parents=True)
       (folder / sub).chmod(0o700 if sub == "judge" else 0o755)
     folder.chmod(0o755)
-    sockets = socket_folder(folder)
+    sockets = self.sockets / folder.name
+    sockets.mkdir()
+    sockets.chmod(0o755)
     judge = self.judges.get()
     try:
       graded.report = self._grade(submission, private, folder, workdir, sockets, judge, graded)
