@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import logging
 import os
 import shutil
 import signal
@@ -294,6 +295,19 @@ def outcome_note(outcome: dict[str, Any], share: Optional[float] = None) -> Opti
 
 
 # -- the world as the acting code sees it ---------------------------------------------------
+
+@contextmanager
+def quiet_adk() -> Iterator[None]:
+  """ADK's own log muted while a submission runs (it logs the traceback of every tool or
+  callback that raises): the call's outcome note already says what was raised."""
+  adk_logger = logging.getLogger("google_adk")
+  level = adk_logger.level
+  adk_logger.setLevel(logging.CRITICAL)
+  try:
+    yield
+  finally:
+    adk_logger.setLevel(level)
+
 
 @contextmanager
 def elsewhere(folder: Path) -> Iterator[None]:

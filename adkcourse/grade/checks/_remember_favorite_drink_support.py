@@ -23,7 +23,7 @@ state's.
 
 Also here, as generic: ``describe_store_key`` (such keys in words), ``DeclaredTool`` (a
 submission's function as an agent's tool, under the contract's declaration), ``say`` (one
-turn) and ``quiet_adk``, candidates for the shared modules (``_observe``, ``_harness``); and
+turn), candidates for the shared modules (``_observe``, ``_harness``); and
 ``awkward_drinks`` (strings that every careless cleaning step changes) with ``visible`` (such
 a string in feedback, its invisible characters escaped), candidates for ``_world`` and
 ``_engine.show``.
@@ -32,11 +32,9 @@ a string in feedback, its invisible characters escaped), candidates for ``_world
 from __future__ import annotations
 
 import json
-import logging
 import random
 import unicodedata
-from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Callable, Optional
 
 from google.adk.tools import FunctionTool
 
@@ -170,18 +168,6 @@ async def say(runner: Any, user: str, session: str, text: str) -> None:
   message = types.Content(role="user", parts=[types.Part(text=text)])
   async for _event in runner.run_async(user_id=user, session_id=session, new_message=message):
     pass
-
-
-@contextmanager
-def quiet_adk() -> Iterator[None]:
-  """ADK's own log muted (its traceback of a raising tool): the outcome's note says it."""
-  adk_logger = logging.getLogger("google_adk")
-  level = adk_logger.level
-  adk_logger.setLevel(logging.CRITICAL)
-  try:
-    yield
-  finally:
-    adk_logger.setLevel(level)
 
 
 # -- strings a careless transformation changes ------------------------------------------------

@@ -20,10 +20,8 @@ from __future__ import annotations
 
 import inspect
 import json
-import logging
 import re
-from contextlib import contextmanager
-from typing import Any, Callable, Coroutine, Iterator, Optional, Sequence
+from typing import Any, Callable, Coroutine, Optional, Sequence
 
 from google.adk.agents import Agent
 from google.adk.events import Event
@@ -432,15 +430,3 @@ def turn_call(fn: Callable, runner: Runner, watch: CallbackWatch, user: str, ses
     return watch.report(before, (runner.app_name, user, session))
 
   return run if inspect.iscoroutinefunction(fn) else (lambda: run())
-
-
-@contextmanager
-def quiet(logger: str = "google_adk") -> Iterator[None]:
-  """ADK logs every exception a callback raises: the outcome says it already."""
-  found = logging.getLogger(logger)
-  level = found.level
-  found.setLevel(logging.CRITICAL)
-  try:
-    yield
-  finally:
-    found.setLevel(level)

@@ -45,10 +45,10 @@ from google.adk.sessions.sqlite_session_service import SqliteSessionService
 from google.adk.tools import ToolContext
 
 from ._engine import ABSENT, Check, Exercise, Resources, View, same
-from ._harness import ActWorld
+from ._harness import ActWorld, quiet_adk
 from ._observe import folder_files, read_sqlite, stray_files
 from ._remember_favorite_drink_support import (DeclaredTool, awkward_drinks, describe_store_key,
-                                               quiet_adk, runner_stable, say, visible, who)
+                                               runner_stable, say, visible, who)
 from ._world import (FIRST_NAMES, SHARED_SESSION_IDS, Clock, awkward_user_id,
                      lookalike_ids, play, secret)
 

@@ -31,10 +31,10 @@ from typing import Any, Callable, Optional
 from google.adk.runners import Runner
 
 from ._engine import Check, Exercise, Open, Resources
-from ._harness import ActWorld
+from ._harness import ActWorld, quiet_adk
 from ._remember_with_consent_support import (SEARCHED, CallbackWatch, ChannelMemoryService,
                                              MemoryServer, StampedSessions, concierge, event_id,
-                                             quiet, turn_call)
+                                             turn_call)
 from ._world import FIRST_NAMES, SHARED_SESSION_IDS, awkward_user_id, secret
 
 FUNCTION = "remember_with_consent"
@@ -175,7 +175,7 @@ async def act(fn: Callable, world: ActWorld) -> None:
   runners = {app: Runner(app_name=app, agent=concierge(AGENT, watch), session_service=sessions,
                          memory_service=memory) for app in inputs["apps"]}
   await sessions.open(inputs["customers"])
-  with quiet():
+  with quiet_adk():
     for number, turn in enumerate(inputs["turns"], start=1):
       sessions.turn = number
       call = turn_call(fn, runners[turn["app"]], watch, turn["user"], turn["session"],
