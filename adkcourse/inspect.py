@@ -132,14 +132,16 @@ def _as_event(item: Union[Event, dict, str]) -> Event:
 
 
 def event_table(events: Iterable[Union[Event, dict, str]], width: int = 70) -> pd.DataFrame:
-  """Events as a compact DataFrame: author, kind, summary, state_delta.
+  """Events as a compact DataFrame: invocation_id, author, kind, summary, state_delta.
 
-  Accepts ``session.events`` or the ``event_data`` column of a stored events table.
+  Accepts ``session.events`` or the ``event_data`` column of a stored events table. The
+  invocation id comes first because it groups the events of one user turn (the user's message,
+  each model call, each tool result and the final reply all carry the turn's id).
   """
   rows = []
   for item in events:
     event = _as_event(item)
     delta = dict(event.actions.state_delta) if event.actions else {}
-    rows.append({"author": event.author, "kind": classify_event(event),
+    rows.append({"invocation_id": event.invocation_id, "author": event.author, "kind": classify_event(event),
                  "summary": summarize_event(event, width), "state_delta": delta or ""})
-  return pd.DataFrame(rows, columns=["author", "kind", "summary", "state_delta"])
+  return pd.DataFrame(rows, columns=["invocation_id", "author", "kind", "summary", "state_delta"])

@@ -34,7 +34,8 @@ def test_classification_of_each_kind():
 
 def test_event_table_summaries_and_deltas():
   frame = event_table([call_event(), result_event()])
-  assert list(frame.columns) == ["author", "kind", "summary", "state_delta"]
+  assert list(frame.columns) == ["invocation_id", "author", "kind", "summary", "state_delta"]
+  assert list(frame["invocation_id"]) == ["i", "i"]
   assert frame.loc[0, "summary"] == 'place_order({"items": ["latte"]})'
   assert frame.loc[1, "summary"].startswith("place_order -> ")
   assert frame.loc[1, "state_delta"] == {"current_order": {"total": 4}}

@@ -3,8 +3,9 @@
 The style rules (README, "For contributors"): a lesson opens with what the reader will be able
 to do, asks the reader to predict before running at least three times, ends with key points,
 a quiz and an "I can" checklist, and keeps its core path (everything before "Going further")
-to about 45 minutes: at most 60 cells and about 1,800 words of prose. Each lesson's own test
-checks its content; this one checks the shape of all of them at once.
+within 45 minutes by the course's reading-time rule (adkcourse/reading_time.py), which the
+lesson states; no core code cell is longer than 15 lines. Each lesson's own test checks its
+content; this one checks the shape of all of them at once.
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from adkcourse import reading_time
+
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 MAX_CORE_CELLS = 60
-MAX_CORE_WORDS = 1_800  # markdown words, headings included
-GOING_FURTHER = re.compile(r"^#+ .*Going further", re.MULTILINE)
 
 
 def _cells(lesson: Path) -> list:
@@ -28,9 +29,7 @@ def _cells(lesson: Path) -> list:
 
 def _core(cells: list) -> list:
   """The cells before the "Going further" heading (all of them when there is none)."""
-  end = next((i for i, c in enumerate(cells)
-              if c.cell_type == "markdown" and GOING_FURTHER.search(c.source)), len(cells))
-  return cells[:end]
+  return reading_time.split_core(cells)[0]
 
 
 def test_every_lesson_is_found():
@@ -38,11 +37,40 @@ def test_every_lesson_is_found():
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
-def test_the_core_path_fits_45_minutes(lesson):
-  core = _core(_cells(lesson))
-  words = sum(len(c.source.split()) for c in core if c.cell_type == "markdown")
+def test_the_core_path_fits_45_minutes_by_the_rule_and_says_so(lesson):
+  cells = _cells(lesson)
+  core = _core(cells)
+  time = reading_time.measure(core)
   assert len(core) <= MAX_CORE_CELLS, f"{len(core)} core cells: move tangents to Going further"
-  assert words <= MAX_CORE_WORDS, f"{words} words of prose: move tangents to Going further"
+  assert time.minutes <= reading_time.CORE_LIMIT_MINUTES, (
+      f"{time.minutes:.1f} minutes by the rule ({time}): move tangents to Going further")
+  assert reading_time.stated_minutes(cells) == time.stated, (
+      f"the first cell must say 'About {time.stated} minutes' ({time.minutes:.1f} by the rule)")
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_every_core_code_cell_does_one_thing(lesson):
+  long_cells = [(c.get("id"), reading_time.code_lines(c)) for c in _core(_cells(lesson))
+                if c.cell_type == "code"
+                and reading_time.code_lines(c) > reading_time.MAX_CORE_CELL_LINES]
+  assert not long_cells, (f"core code cells over {reading_time.MAX_CORE_CELL_LINES} lines "
+                          f"(cell id, lines): {long_cells}")
+
+
+def test_the_rule_counts_what_it_says():
+  cells = [nbformat.v4.new_markdown_cell(" ".join(["word"] * 400) + "\n\nPredict, then run."),
+           nbformat.v4.new_code_cell("a = 1\n\n# a comment counts\nb = 2"),
+           nbformat.v4.new_markdown_cell("## Going further"),
+           nbformat.v4.new_code_cell("\n".join(["x = 1"] * 50))]
+  core, further = reading_time.split_core(cells)
+  time = reading_time.measure(core)
+  assert (time.words, time.code_lines, time.code_cells, time.predictions) == (403, 3, 1, 1)
+  # 403 words at 200 a minute, 3 lines at 6 s, one cell at 20 s, one prediction at 60 s
+  assert time.minutes == pytest.approx(403 / 200 + (18 + 20 + 60) / 60)
+  assert time.stated == 5
+  assert reading_time.measure(further).code_lines == 50
+  assert reading_time.stated_minutes(
+      [nbformat.v4.new_markdown_cell("About 35 minutes (the rule: ...).")]) == 35
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
