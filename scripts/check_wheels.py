@@ -27,7 +27,7 @@ import subprocess
 import sys
 import tempfile
 import zipfile
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -201,8 +201,15 @@ def main(argv: list[str] | None = None) -> int:
     requirements = Path(work) / "requirements.txt"
     requirements.write_text("\n".join(pinned_requirements(args.requirements)) + "\n")
     combos = [(p, v) for p in (args.platform or list(PLATFORMS)) for v in (args.python or PYTHONS)]
+    print(f"wheel check: resolving {len(combos)} combinations with pip (a few minutes; one "
+          "line per combination as it finishes)", flush=True)
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-      outcomes = list(pool.map(lambda combo: check_one(requirements, *combo), combos))
+      futures = {pool.submit(check_one, requirements, *combo): combo for combo in combos}
+      for done, future in enumerate(as_completed(futures), 1):
+        platform, python = futures[future]
+        status = "ok" if future.result().ok else "FAIL"
+        print(f"  [{done}/{len(combos)}] {platform}, Python {python}: {status}", flush=True)
+      outcomes = [future.result() for future in futures]  # in the matrix's order
 
   print(f"{'platform':<15} {'python':<7} {'packages':>8}  result")
   for outcome in outcomes:
