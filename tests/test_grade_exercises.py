@@ -59,7 +59,7 @@ async def test_drink_tool_under_another_name_is_still_graded(tmp_path):
 
   report = await run_exercise_checks("remember_favorite_drink", keep_drink, workdir=tmp_path)
   assert report.score == report.max_score
-  assert any("called 'keep_drink'" in note for note in report.notes)
+  assert any("called `keep_drink`" in note for note in report.notes)
 
 
 # --- lesson 3: copy_user_to -----------------------------------------------------------------

@@ -23,6 +23,7 @@ from google.genai import types
 from pydantic import PrivateAttr
 
 from adkcourse.offline_model import estimate_tokens
+from ._observe import quote
 
 MAX_REQUESTS = 1_000  # requests one model server records (then it refuses)
 MAX_TEXT = 4_000  # characters of one text kept in a record
@@ -168,7 +169,7 @@ def unlike_the_given_summarizer(request: LlmRequest) -> Optional[str]:
   parts = request.contents[0].parts or []
   if not parts or parts[0].text != PROMPT:
     first = parts[0].text if parts and parts[0].text else ""
-    return f"a prompt of its own ({first[:60]!r}...)"
+    return f"a prompt of its own ({quote(first[:60])}...)"
   if other_parts(request):
     return f"a part of another kind than text ({other_parts(request)[0]})"
   return None

@@ -15,6 +15,7 @@ import shutil
 import sqlite3
 import stat
 import tempfile
+import unicodedata
 from contextlib import closing
 from pathlib import Path
 from typing import Any, Iterable, Optional
@@ -238,6 +239,23 @@ def stray_files(workdir: Path, prefix: tuple, markers: Iterable[str] = ()) -> Ob
   return found
 
 
+def quote(value: Any) -> str:
+  """A value named in feedback, as a student reads it: a string between “ and ”, so that an
+  id such as D'Arcy shows as “D'Arcy”, not as Python's 'D\\'Arcy' (with both kinds of quotes
+  in it, repr escapes one of them). Only what cannot be seen is escaped (control characters,
+  lone surrogates, a no-break or zero-width space), so padding and look-alikes stay visible;
+  anything but a string is shown as Python writes it."""
+  if not isinstance(value, str):
+    return repr(value)
+  if "“" in value or "”" in value:
+    return json.dumps(value, ensure_ascii=False)
+  shown = "".join(ch if ch.isprintable() and ch not in "\u00a0\u200b\ufeff"
+                  else ch.encode("unicode_escape", "backslashreplace").decode("ascii")
+                  for ch in value)
+  nfc = "" if unicodedata.normalize("NFC", value) == value else " (not in NFC form)"
+  return f"“{shown}”{nfc}"
+
+
 TABLE_WORDS = {"sessions": ("app", "user", "session"), "events": ("app", "user", "session", "event"),
                "user_states": ("app", "user"), "app_states": ("app",),
                "adk_internal_metadata": ("key",)}
@@ -251,12 +269,12 @@ def describe_key(key: tuple, places: Optional[dict[str, str]] = None) -> str:
     table, rest = key[2], key[3:]
     words = TABLE_WORDS.get(table)
     if words and len(rest) >= len(words):
-      ids = ", ".join(f"{w} {v!r}" for w, v in zip(words, rest))
+      ids = ", ".join(f"{w} {quote(v)}" for w, v in zip(words, rest))
       path = ".".join(str(p) for p in rest[len(words):])
       return f"the {table} row ({ids})" + (f", {path}" if path else "")
-    return f"a row of the table {table!r}" + (f": {', '.join(map(str, rest))}"[:200] if rest else "")
+    return f"a row of the table {quote(table)}" + (f": {', '.join(map(str, rest))}"[:200] if rest else "")
   if len(key) >= 3 and key[1] == "schema":
-    return f"the {key[2]} {key[3]!r} of the database's schema" if len(key) > 3 else "the schema"
+    return f"the {key[2]} {quote(key[3])} of the database's schema" if len(key) > 3 else "the schema"
   if len(key) >= 3 and key[1] == "format":
     return f"the database's {key[2]}"
   if len(key) >= 2 and key[1] in ("missing", "unreadable"):
@@ -264,5 +282,5 @@ def describe_key(key: tuple, places: Optional[dict[str, str]] = None) -> str:
   if len(key) >= 3 and key[1] in ("file", "bytes"):
     where = places.get(str(key[0]), str(key[0]))
     what = "the markers of the erased data in" if key[1] == "bytes" else "the entry"
-    return f"{what} {key[2]!r} of {where}"
+    return f"{what} {quote(key[2])} of {where}"
   return " / ".join(str(part) for part in key)

@@ -37,6 +37,7 @@ import unicodedata
 from typing import Any, Callable, Optional
 
 from google.adk.tools import FunctionTool
+from ._observe import quote
 
 Observation = dict
 TIME_FIELDS = ("timestamp", "update_time", "create_time")
@@ -79,7 +80,7 @@ def runner_stable(observed: Observation, prefix: tuple = ("db",)) -> Observation
       places[event] = (list(sizes).index(turn) + 1, sizes[turn])
       names[event] = "event {}.{}".format(*places[event])
       times.setdefault(_stamp(items[event]),
-                       f"time of {names[event]} of ({where[1]!r}, {where[2]!r})")
+                       f"time of {names[event]} of ({quote(where[1])}, {quote(where[2])})")
     calls = 0
     for event in sorted(items, key=lambda e: places[e]):
       base = ("events",) + tuple(where) + places[event]
@@ -121,25 +122,25 @@ def describe_store_key(key: tuple, places: Optional[dict[str, str]] = None) -> s
   """A key of ``runner_stable`` in words: ``event 3 of turn 2 in conversation 'default' of
   'ada': the tool's answer (response.status)``, ``the user state of 'ada' in 'cafe': user:name``;
   other keys as ``_observe.describe_key`` says them."""
-  from ._observe import describe_key
+  from ._observe import describe_key, quote
 
   if key[0] == "events" and len(key) >= 6:
-    where, field = f"event {key[5]} of turn {key[4]} in conversation {key[3]!r} of " \
+    where, field = f"event {key[5]} of turn {key[4]} in conversation {quote(key[3])} of " \
         f"{who(key[2])}", key[6:]
     if "function_response" in field:
       after = field[field.index("function_response") + 1:]
       return f"{where}: the tool's answer ({_path(after) or 'all of it'})"
     if field[1:3] == ("actions", "state_delta") and len(field) > 3:
-      return f"{where}: its state_delta[{field[3]!r}]{_path(field[4:])}"
+      return f"{where}: its state_delta[{quote(field[3])}]{_path(field[4:])}"
     if field[:1] == ("event_data",):
       return f"{where}: {_path(field[1:])}"
     return f"{where}: " + (f"its {_path(field)} column" if field else "the whole event")
   rest = key[3:] if len(key) > 3 and key[1] == "table" else ()
   if key[2:3] == ("user_states",) and len(rest) > 2 and rest[2] == "state":
     item = f"user:{rest[3]}{_path(rest[4:])}" if len(rest) > 3 else "(all of it)"
-    return f"the user state of {who(rest[1])} in {rest[0]!r}: {item}"
+    return f"the user state of {who(rest[1])} in {quote(rest[0])}: {item}"
   if key[2:3] == ("sessions",) and len(rest) > 3 and rest[3] == "state":
-    return (f"the state of conversation {rest[2]!r} of {who(rest[1])}: "
+    return (f"the state of conversation {quote(rest[2])} of {who(rest[1])}: "
             + (_path(rest[4:]) or "(all of it)"))
   return describe_key(key, places)
 

@@ -33,6 +33,7 @@ from google.adk.sessions import InMemorySessionService, Session
 from google.genai import types
 
 from adkcourse.offline_model import OfflineModel, fallback, on_tool, on_user
+from ._observe import quote
 
 MAX_EVENTS = 2_000  # events the service holds at once (a script stores a few dozen)
 MAX_EVENT_CHARS = 20_000  # characters of one event as JSON
@@ -151,7 +152,7 @@ class MemoryServer:
     which costs every check: only the acting code says this, once per turn)."""
     if type(turn) is not int or turn != len(self.snapshots) + 1 or turn > self.turns:
       if len(self.problems) < MAX_PROBLEMS:
-        self.problems.append(f"turn {turn!r} was said to be over after turn "
+        self.problems.append(f"turn {quote(turn)} was said to be over after turn "
                              f"{len(self.snapshots)}")
       return
     self.snapshots.append(self._state())

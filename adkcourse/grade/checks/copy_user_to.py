@@ -56,7 +56,7 @@ from ._copy_user_to_support import (create_database, drop_database, owner_role, 
                                     write_sqlite)
 from ._engine import ABSENT, Check, Exercise, Open, Resources, View, copy_folder, same, show
 from ._harness import ActWorld
-from ._observe import describe_key, read_sqlite
+from ._observe import describe_key, read_sqlite, quote
 from ._world import (APP_STEMS, FIRST_NAMES, SHARED_SESSION_IDS, Clock, awkward_user_id,
                      lookalike_ids, play, secret, turn_events)
 
@@ -752,7 +752,7 @@ def properties(spec: dict[str, Any], observed: dict, pristine: dict) -> list[tup
 def describe(spec: dict[str, Any], key: tuple) -> str:
   """The key in words; for a row of a user some call is about, what that call is."""
   if len(key) > 2 and key[1] == "pg":
-    return f"{key[0]}'s {key[2]} {'.'.join(str(p) for p in key[3:])!r} (PostgreSQL catalogue)"
+    return f"{key[0]}'s {key[2]} {quote('.'.join(str(p) for p in key[3:]))} (PostgreSQL catalogue)"
   call = (_target(spec, key[3], key[4])
           if len(key) > 4 and key[1] == "table" and key[2] in ADK_ROWS else None)
   about = "" if call is None else (f" (refused: {call['why']})" if call["expect"] == "refuse"

@@ -46,6 +46,7 @@ from ._fit_the_budget_support import (ChannelModel, ModelServer, given_summarize
                                       latest_user_text, other_parts, records, request_texts,
                                       summary_answer, unlike_the_given_summarizer)
 from ._harness import ActWorld
+from ._observe import quote
 
 INSTRUCTION = "You are a friendly barista. Keep answers short."  # 99 characters with ADK's
 # the system instruction ADK builds from it (its instructions processor, then its identity one)
@@ -307,7 +308,7 @@ def chat_problems(chat_spec: dict[str, Any], name: str, barista: list[dict],
       elif t in stands_for:
         covered |= stands_for[t][1]
       else:
-        problems.append(("returns_a_set_up", f"{where}: the summarizer was sent {t[:80]!r}, "
+        problems.append(("returns_a_set_up", f"{where}: the summarizer was sent {quote(t[:80])}, "
                          "which no turn and no earlier summary wrote"))
     stands_for.setdefault(r["answer"], (r["sequence"], covered))
   for r in barista:
@@ -342,7 +343,7 @@ def barista_problems(r: dict, where: str, events: list[str], index: dict[str, in
   if r["instruction"] != BARISTA_SYSTEM:  # what ADK sends, whatever the set-up: a request
     # without it (or with more) was changed on its way, and nothing of the world can count
     return [(check.name, f"{where}: the barista's system instruction was "
-             f"{r['instruction'][:60]!r}, where ADK sends {BARISTA_SYSTEM[:60]!r}... (99 "
+             f"{quote(r['instruction'][:60])}, where ADK sends {quote(BARISTA_SYSTEM[:60])}... (99 "
              "characters) with any set-up: the request was changed on its way to the model")
             for check in CHECKS]
   texts = [t for _, t in r["texts"]]
@@ -355,13 +356,13 @@ def barista_problems(r: dict, where: str, events: list[str], index: dict[str, in
   last = 2 * (turn - 1)  # the new message
   foreign = [t for t in texts if t not in index and t not in stands_for]
   for t in foreign[:1]:
-    problems.append(("returns_a_set_up", f"{where}: the barista received {t[:80]!r}, which "
+    problems.append(("returns_a_set_up", f"{where}: the barista received {quote(t[:80])}, which "
                      "no turn and no summary of the summarizer given wrote"))
   tail = texts[first_raw:]
   start = last + 1 - len(tail)
   if not foreign and (start < 0 or tail != events[start:last + 1]):
     found = next((t for t, e in zip(tail, events[max(start, 0):]) if t != e), tail[0])
-    problems.append(("returns_a_set_up", f"{where}: the barista received {found[:60]!r} out "
+    problems.append(("returns_a_set_up", f"{where}: the barista received {quote(found[:60])} out "
                      "of place: a request holds summaries of the summarizer given, then the "
                      "chat's events from some point on, in order, and nothing else"))
   for kind in r["other_parts"][:1]:
@@ -371,7 +372,7 @@ def barista_problems(r: dict, where: str, events: list[str], index: dict[str, in
   gone = [i for i in range(last + 1) if i not in raw and i not in summarised]
   if gone:
     problems.append(("returns_a_set_up", f"{where}: the barista no longer received "
-                     f"{events[gone[0]][:80]!r} (and {len(gone) - 1} more event(s)) word for "
+                     f"{quote(events[gone[0]][:80])} (and {len(gone) - 1} more event(s)) word for "
                      "word, and no summary it received was written from it by the summarizer "
                      "given"))
   if turn > 1 and not any(allergen in t.lower() for t in texts):
@@ -381,7 +382,7 @@ def barista_problems(r: dict, where: str, events: list[str], index: dict[str, in
   for message in messages[max(0, turn - 2):turn]:
     if message not in users:
       problems.append(("recent_turns_word_for_word", f"{where}: the customer's message "
-                       f"{message!r} did not reach the barista word for word"))
+                       f"{quote(message)} did not reach the barista word for word"))
   return problems
 
 

@@ -35,7 +35,7 @@ from google.adk.sessions.sqlite_session_service import SqliteSessionService
 
 from ._engine import Check, Exercise, Open, Resources, View
 from ._harness import ActWorld
-from ._observe import folder_files, read_sqlite, stray_files
+from ._observe import folder_files, read_sqlite, stray_files, quote
 from ._world import (APP_STEMS, FIRST_NAMES, ID_KINDS, NICKNAMES, SHARED_SESSION_IDS, Clock,
                      awkward_user_id, lookalike_ids, play, secret, sqlite_secure_delete_off,
                      turn_events)
@@ -229,7 +229,7 @@ def describe(spec: dict[str, Any], key: tuple) -> str:
 
 
 def label(spec: dict[str, Any]) -> str:
-  return (f"erasing {spec['user']!r} from a {spec['journal']}-journal file"
+  return (f"erasing {quote(spec['user'])} from a {spec['journal']}-journal file"
           + (", with no session left, only user state" if spec["no_session_left"] else ""))
 
 

@@ -46,7 +46,7 @@ from google.adk.tools import ToolContext
 
 from ._engine import ABSENT, Check, Exercise, Resources, View, same
 from ._harness import ActWorld, quiet_adk
-from ._observe import folder_files, read_sqlite, stray_files
+from ._observe import folder_files, read_sqlite, stray_files, quote
 from ._remember_favorite_drink_support import (DeclaredTool, awkward_drinks, describe_store_key,
                                                runner_stable, say, visible, who)
 from ._world import (FIRST_NAMES, SHARED_SESSION_IDS, Clock, awkward_user_id,
@@ -243,7 +243,7 @@ async def act(fn: Callable, world: ActWorld) -> None:
 
   name = getattr(fn, "__name__", TOOL)
   if name != TOOL:
-    world.snapshot_notes.append(f"the function is called {name!r}; the tool must be named {TOOL}")
+    world.snapshot_notes.append(f"the function is called `{name}`; the tool must be named {TOOL}")
   if inspect.iscoroutinefunction(fn):
     world.snapshot_notes.append(f"`{TOOL}` is defined with `async def`: the contract is a plain "
                                 "`def`")
@@ -303,7 +303,7 @@ def describe(spec: dict[str, Any], key: tuple) -> str:  # noqa: ARG001
 
 def label(spec: dict[str, Any]) -> str:
   return (f"{len(spec['turns'])} turns of {', '.join(who(s) for s in spec['speakers'])} "
-          f"in {spec['app']!r}")
+          f"in {quote(spec['app'])}")
 
 
 # --- what every outcome must satisfy -----------------------------------------------------------
@@ -345,7 +345,7 @@ def properties(spec: dict[str, Any], observed: dict, pristine: dict) -> list[tup
     found = observed.get(("db", "table", "sessions", app, user, sid, "state", "last_drink"),
                          ABSENT)
     if not (type(found) is str and found == drink):
-      problems.append((LAST, f"{sid!r} of {who(user)} has last_drink {_not(found, drink)}"))
+      problems.append((LAST, f"{quote(sid)} of {who(user)} has last_drink {_not(found, drink)}"))
   changed = [key for key in set(observed) | set(pristine) if key[0] != "returned"
              and not same(observed.get(key, ABSENT), pristine.get(key, ABSENT))]
   problems += [(classify(spec, key), f"{describe(spec, key)} changed") for key in changed

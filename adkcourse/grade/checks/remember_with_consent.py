@@ -36,6 +36,7 @@ from ._remember_with_consent_support import (SEARCHED, CallbackWatch, ChannelMem
                                              MemoryServer, StampedSessions, concierge, event_id,
                                              turn_call)
 from ._world import FIRST_NAMES, SHARED_SESSION_IDS, awkward_user_id, secret
+from ._observe import quote
 
 FUNCTION = "remember_with_consent"
 AGENT = "consent_concierge"
@@ -304,8 +305,8 @@ def properties(spec: dict[str, Any], observed: dict, pristine: dict) -> list[tup
 
 
 def _bucket(where: tuple) -> str:
-  return f"the memory of {where[1]!r} (app {where[0]!r})" + "".join(
-      f", session {session!r}" for session in where[2:3])
+  return f"the memory of {quote(where[1])} (app {quote(where[0])})" + "".join(
+      f", session {quote(session)}" for session in where[2:3])
 
 
 ROLES = {4: ("message", "tool call", "tool result", "reply"), 2: ("message", "reply")}
@@ -319,15 +320,15 @@ def describe(spec: dict[str, Any], key: tuple) -> str:
   turns, turn, kind = spec["turns"], key[2], key[3]
   entry = str(key[7] if kind == "event" else key[-1])
   said = turns[turn - 1] if 1 <= turn <= len(turns) else {}
-  app = "" if said.get("app") == spec["apps"][0] else f" of app {said.get('app')!r}"
+  app = "" if said.get("app") == spec["apps"][0] else f" of app {quote(said.get('app'))}"
   what, origin, number = entry, _origin(entry), entry.partition(".")[2]
   if origin and origin <= len(turns) and number.isdigit():
     roles = ROLES[_events_of(turns[origin - 1]["text"])]
     what += f" (turn {origin}'s {roles[int(number)] if int(number) < len(roles) else 'event'})"
   elif "-m" in entry:
     what += " (an earlier conversation)"
-  return (f"after turn {turn} ({said.get('user')!r} in session {said.get('session')!r}{app}: "
-          f"{said.get('text')!r}), {_bucket(key[4:6] if kind == 'dropped' else key[4:7])}, "
+  return (f"after turn {turn} ({quote(said.get('user'))} in session {quote(said.get('session'))}{app}: "
+          f"{quote(said.get('text'))}), {_bucket(key[4:6] if kind == 'dropped' else key[4:7])}, "
           f"entry {what}" + (f", its {key[8]}" if kind == "event" else ""))
 
 
