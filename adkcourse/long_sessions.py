@@ -1,4 +1,5 @@
-"""Plumbing for lesson 6 and ``benchmarks/long_sessions.py``: long sessions, built fast, and timed.
+"""Plumbing for lesson 6 and ``benchmarks/long_sessions.py``: long sessions, built fast, and timed
+(medians of repeated runs with their spread: one run on a shared machine says little).
 
 Appending 2,000 events one by one through a SQL session service takes seconds (one transaction
 each). ``fill_session`` stores the same events in one go, in the form each service writes them:
@@ -10,6 +11,7 @@ the same ``INSERT`` its ``append_event`` runs, ``DatabaseSessionService`` with A
 from __future__ import annotations
 
 import sqlite3
+import statistics
 import time
 from contextlib import closing
 from typing import Awaitable, Callable
@@ -71,9 +73,8 @@ def raw_sqlite_read(path: str, session: Session) -> list[str]:
         " ORDER BY timestamp, rowid", (session.app_name, session.user_id, session.id))]
 
 
-async def fastest_seconds(read: Callable[[], Awaitable[object] | object], repeats: int = 3) -> float:
-  """The fastest wall time of ``repeats`` calls of ``read`` (awaited when it is a coroutine):
-  the least disturbed by other work on a shared machine."""
+async def repeat_seconds(read: Callable[[], Awaitable[object] | object], repeats: int = 7) -> list[float]:
+  """The wall time of each of ``repeats`` calls of ``read`` (awaited when it is a coroutine)."""
   times = []
   for _ in range(repeats):
     started = time.perf_counter()
@@ -81,4 +82,22 @@ async def fastest_seconds(read: Callable[[], Awaitable[object] | object], repeat
     if hasattr(result, "__await__"):
       await result
     times.append(time.perf_counter() - started)
-  return min(times)
+  return times
+
+
+def median_and_spread(times: list[float]) -> tuple[float, float, float]:
+  """The median of repeated timings, and their spread as (fastest, slowest)."""
+  return statistics.median(times), min(times), max(times)
+
+
+def timing_cell(times: list[float]) -> str:
+  """One table cell: the median in milliseconds, then the fastest and slowest run."""
+  median, low, high = median_and_spread(times)
+  return f"{median * 1000:.1f} ({low * 1000:.1f}-{high * 1000:.1f})"
+
+
+async def chat(runner, session_id: str, text: str, run_config=None, user_id: str = "ana") -> list:
+  """One user message through ``runner.run_async`` (with ``run_config``); the events it yielded."""
+  message = types.Content(role="user", parts=[types.Part(text=text)])
+  return [event async for event in runner.run_async(user_id=user_id, session_id=session_id,
+                                                    new_message=message, run_config=run_config)]
