@@ -49,8 +49,10 @@ def test_lesson_shows_each_topic_with_adk_calls_visible():
 
 
 def test_lesson_stays_within_its_budget():
+  from adkcourse import reading_time
   cells = _cells()
-  assert len(cells) <= 60
+  core, further = reading_time.split_core(cells)
+  assert len(core) <= 60 and further, "Going further holds the expert material"
   predicts = sum("Predict, then run" in "".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
   assert predicts >= 3
 
@@ -107,3 +109,62 @@ async def test_search_accents_limits_and_inmemory_keeps_state(tmp_path):
   assert await hits(sqlite, "cafe") == 1 and await hits(in_memory, "cafe") == 0
   assert await hits(sqlite, "latte") == 50 and await hits(in_memory, "latte") == 10
   assert in_memory._session_events[("a", "u")]["s"][0].actions.state_delta == {"temp:draft": "hazelnut"}
+
+
+async def test_add_semantics_replace_append_upsert(tmp_path):
+  """Going further: InMemory add_session_to_memory replaces and add_events_to_memory appends
+  without updating; SQLite upserts with both and never removes a row."""
+  from google.adk.sessions import Session
+  tea = [_event(f"tea {n}") for n in ("one", "two", "three")]
+  edited = tea[0].model_copy(deep=True)
+  edited.content.parts[0].text = "tea edited"
+  results = {}
+  for name, store in {"mem": InMemoryMemoryService(), "sql": SqliteMemoryService(str(tmp_path / "m.db"))}.items():
+    await store.add_session_to_memory(Session(id="s", app_name="a", user_id="u", events=tea))
+    await store.add_session_to_memory(Session(id="s", app_name="a", user_id="u", events=tea[:1]))
+    await store.add_events_to_memory(app_name="a", user_id="u", events=[edited], session_id="s")
+    found = await store.search_memory(app_name="a", user_id="u", query="tea")
+    results[name] = sorted(m.content.parts[0].text for m in found.memories)
+  assert results == {"mem": ["tea one"], "sql": ["tea edited", "tea three", "tea two"]}
+
+
+async def test_sqlite_bm25_counts_other_apps_and_ids_are_row_ids(tmp_path):
+  memory = SqliteMemoryService(str(tmp_path / "m.db"))
+  mine = [_event("mocha please"), _event("latte please")]
+  mine[0].timestamp, mine[1].timestamp = 1.0, 2.0
+  await memory.add_events_to_memory(app_name="a", user_id="u", events=mine, session_id="s")
+  async def order():
+    found = (await memory.search_memory(app_name="a", user_id="u", query="latte mocha")).memories
+    return [m.content.parts[0].text for m in found]
+  assert await order() == ["latte please", "mocha please"]        # a bm25 tie: newest first
+  await memory.add_events_to_memory(app_name="other", user_id="z", events=[_event(f"latte {n}") for n in range(20)])
+  assert await order() == ["mocha please", "latte please"]        # latte became common in the file
+  entry = (await memory.search_memory(app_name="a", user_id="u", query="mocha")).memories[0]
+  assert entry.id.isdigit() and entry.custom_metadata == {"session_id": "s", "event_id": mine[0].id}
+  assert SqliteMemoryService.__module__ == "google.adk.memory._sqlite_memory_service"
+
+
+async def test_sqlite_content_json_keeps_function_call_arguments(tmp_path):
+  memory = SqliteMemoryService(str(tmp_path / "m.db"))
+  mixed = Event(author="m", invocation_id="t", content=types.Content(role="model", parts=[
+      types.Part(text="noted"), types.Part(function_call=types.FunctionCall(name="f", args={"x": "secretword"}))]))
+  await memory.add_events_to_memory(app_name="a", user_id="u", events=[mixed])
+  (entry,) = (await memory.search_memory(app_name="a", user_id="u", query="noted")).memories
+  assert entry.content.parts[1].function_call.args == {"x": "secretword"}
+  assert (await memory.search_memory(app_name="a", user_id="u", query="secretword")).memories == []
+
+
+def test_cli_memory_defaults_to_in_memory_and_uri_forms(tmp_path, monkeypatch):
+  for key in [k for k in __import__("os").environ if k.startswith("GOOGLE_CLOUD")]:
+    monkeypatch.delenv(key)
+  monkeypatch.setenv("ADK_DISABLE_LOAD_DOTENV", "1")
+  monkeypatch.chdir(tmp_path)
+  assert isinstance(create_memory_service_from_options(base_dir=tmp_path), InMemoryMemoryService)
+  in_ram = create_memory_service_from_options(base_dir=tmp_path, memory_service_uri="sqlite:///:memory:")
+  assert isinstance(in_ram, SqliteMemoryService) and in_ram._db_path == ":memory:"
+  for uri in ["agentengine://123", "rag://corpus", "redis://x"]:
+    try:
+      create_memory_service_from_options(base_dir=tmp_path, memory_service_uri=uri)
+    except ValueError:
+      continue
+    raise AssertionError(f"{uri} should be refused without a Google Cloud project")
