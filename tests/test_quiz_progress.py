@@ -91,7 +91,7 @@ def test_concurrent_writers_lose_no_attempt(home, monkeypatch):
 
 def test_progress_frame_columns_and_filters(home):
   assert progress_frame("ann").columns.tolist() == ["time", "bank", "question", "attempt",
-                                                    "response", "correct"]
+                                                    "response", "answer", "correct"]
   assert not (home / "progress.db").exists()  # reading does not create the file
   store = ProgressStore()
   store.record("ann", "01_a", "q1", [0, 2], True)
@@ -103,6 +103,37 @@ def test_progress_frame_columns_and_filters(home):
   assert frame["correct"].tolist() == [True, False]
   assert progress_frame("ann", bank="02_b")["response"].tolist() == ["user_states"]
   assert len(progress_frame("bob")) == 1
+
+
+BANK = """
+- id: q1
+  type: multiple
+  question: "Which?"
+  options: ["first option", "second option", "third option"]
+  answer: [0, 2]
+  explanation: "Because."
+- id: q2
+  type: text
+  question: "Type the error"
+  answer: [KeyError]
+  explanation: "Because."
+"""
+
+
+def test_progress_frame_says_the_chosen_options_in_words_and_shows_every_row(home, tmp_path):
+  (tmp_path / "01_a.yaml").write_text(BANK)
+  store = ProgressStore()
+  store.record("ann", "01_a", "q1", [0, 2], True)
+  store.record("ann", "01_a", "q2", "KeyError", True)
+  store.record("ann", "01_a", "gone", 1, False)  # a question the bank no longer has
+  store.record("ann", "99_gone", "q1", 1, False)  # and a bank that is gone
+  frame = progress_frame("ann", quizzes=tmp_path)
+  assert frame["answer"].tolist() == ["first option; third option", "KeyError", "1", "1"]
+  for attempt in range(70):  # past pandas' 60 displayed rows
+    store.record("ann", "01_a", "q2", f"try {attempt}", False)
+  whole = progress_frame("ann", quizzes=tmp_path)
+  assert len(whole) == 74 and "try 35" in whole._repr_html_() and "try 35" in repr(whole)
+  assert "try 35" in repr(whole[whole["question"] == "q2"])  # what pandas builds stays whole
 
 
 def test_default_user(monkeypatch):

@@ -198,11 +198,63 @@ def history_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
   return frame
 
 
+class ProgressFrame(pd.DataFrame):
+  """A DataFrame that a notebook shows whole: pandas cuts any frame past 60 rows
+  (``display.max_rows``), and a student's history of six lessons is longer than that."""
+
+  @property
+  def _constructor(self):  # pandas builds results of operations with this: stay whole
+    return ProgressFrame
+
+  def _repr_html_(self) -> Optional[str]:
+    with pd.option_context("display.max_rows", None, "display.max_colwidth", None):
+      return super()._repr_html_()
+
+  def __repr__(self) -> str:
+    with pd.option_context("display.max_rows", None, "display.max_colwidth", None,
+                           "display.max_columns", None, "display.width", None):
+      return super().__repr__()
+
+
+def answer_texts(rows: list[dict[str, Any]], lang: Optional[str] = None,
+                 quizzes: Optional[Path] = None) -> list[str]:
+  """What each attempt answered, in words: the chosen options' texts (the stored ``response``
+  holds their numbers, which mean nothing without the bank), or the typed answer itself.
+  A bank or question that no longer exists leaves the response as it was stored."""
+  from adkcourse.quiz.bank import QUIZZES_DIR, BankError, load_bank
+
+  banks: dict[str, Any] = {}
+  texts = []
+  for row in rows:
+    name, response = row.get("bank"), row.get("response")
+    if name not in banks:
+      try:
+        banks[name] = load_bank((quizzes or QUIZZES_DIR) / f"{name}.yaml")
+      except (BankError, OSError, TypeError):
+        banks[name] = None
+    try:
+      options = banks[name].question(row.get("question")).option_texts(lang)
+    except (AttributeError, KeyError):
+      options = None
+    chosen = response if isinstance(response, list) else [response]
+    if options and all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(options)
+                       for i in chosen):
+      texts.append("; ".join(options[i] for i in chosen))
+    else:
+      texts.append("" if response is None else str(response))
+  return texts
+
+
 def progress_frame(user_id: Optional[str] = None, *, bank: Optional[str] = None,
-                   path: Union[str, Path, None] = None) -> pd.DataFrame:
+                   path: Union[str, Path, None] = None, lang: Optional[str] = None,
+                   quizzes: Optional[Path] = None) -> pd.DataFrame:
   """A student's quiz history (default: this computer's student) as a DataFrame, oldest first:
-  one row per graded attempt. ``bank`` keeps one lesson's attempts only."""
+  one row per graded attempt, every row shown. ``bank`` keeps one lesson's attempts only. The
+  ``answer`` column says in words what ``response`` stores as option numbers (in ``lang``,
+  default the quiz's language here; ``quizzes`` is the banks' folder, default the course's)."""
   rows = ProgressStore(path).history(user_id or default_user_id())
   if bank is not None:
     rows = [r for r in rows if r.get("bank") == bank]
-  return history_frame(rows)
+  frame = history_frame(rows)
+  frame.insert(COLUMNS.index("response") + 1, "answer", answer_texts(rows, lang, quizzes))
+  return ProgressFrame(frame)
