@@ -230,3 +230,55 @@ def test_inspect_db_lists_sessions_in_list_sessions_order(tmp_path):
   printed = [line.split(" / ")[2].split(":")[0] for line in done.stdout.splitlines()
              if line.count(" / ") == 2]
   assert printed == listed
+
+
+def _dss_file(path: Path) -> None:
+  """Let DatabaseSessionService (sqlite+aiosqlite) create one session in ``path``."""
+  import asyncio
+
+  from google.adk.sessions.database_session_service import DatabaseSessionService
+
+  async def build() -> None:
+    async with DatabaseSessionService(f"sqlite+aiosqlite:///{path}") as service:
+      await service.create_session(app_name="tutor", user_id="alice")
+
+  asyncio.run(build())
+
+
+def test_inspect_db_refuses_a_database_session_service_file(tmp_path):
+  """The README promises status 2 for a file that is not a SqliteSessionService file; one
+  written by DatabaseSessionService has the same four table names (and every column the
+  inspector reads), so only the schema tells them apart."""
+  path = tmp_path / "dss.db"
+  _dss_file(path)
+  with closing(sqlite3.connect(path)) as connection:
+    tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+  assert {"app_states", "user_states", "sessions", "events", "adk_internal_metadata"} <= tables
+  done = subprocess.run([sys.executable, str(INSPECT), str(path)], capture_output=True,
+                        text=True, timeout=60)
+  assert done.returncode == 2, done.stdout
+  assert done.stdout == ""
+  assert done.stderr.startswith("error: ") and "is not an ADK SqliteSessionService file" in done.stderr
+  assert "DatabaseSessionService file" in done.stderr and "DATETIME" in done.stderr
+  readme = (ROOT / "labs" / "tutor" / "README.md").read_text()
+  assert "exits with status 2" in readme and "DatabaseSessionService" in readme
+
+
+def test_inspect_db_warns_on_a_sqlite_file_a_database_service_has_opened(tmp_path):
+  """DatabaseSessionService pointed at a SqliteSessionService file adds its metadata table: the
+  file is still printed (status 0), with a warning on stderr."""
+  import asyncio
+
+  from google.adk.sessions.sqlite_session_service import SqliteSessionService
+
+  path = tmp_path / "students.db"
+  asyncio.run(SqliteSessionService(str(path)).create_session(app_name="tutor", user_id="alice"))
+  clean = subprocess.run([sys.executable, str(INSPECT), str(path)], capture_output=True,
+                         text=True, timeout=60)
+  assert clean.returncode == 0 and clean.stderr == ""
+  _dss_file(path)                       # the other class on the same file
+  done = subprocess.run([sys.executable, str(INSPECT), str(path)], capture_output=True,
+                        text=True, timeout=60)
+  assert done.returncode == 0, done.stderr
+  assert done.stderr.startswith("warning: a DatabaseSessionService has opened")
+  assert "tutor / alice / " in done.stdout

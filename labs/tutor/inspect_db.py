@@ -5,7 +5,8 @@
 
 Reads the file read-only with the standard ``sqlite3`` module (no ADK needed), so it also
 works on a copy taken from a server. Exits with status 2 and a clear message when the file is
-missing or is not a ``SqliteSessionService`` file.
+missing or is not a ``SqliteSessionService`` file, a ``DatabaseSessionService`` file
+(``sqlite+aiosqlite://``: the same table names, times declared ``DATETIME``) included.
 """
 
 from __future__ import annotations
@@ -16,6 +17,10 @@ import sqlite3
 import sys
 from pathlib import Path
 from typing import Any, Optional
+
+# SqliteSessionService declares its times REAL (epoch seconds); DatabaseSessionService writes the
+# same four table names with DATETIME columns, plus its adk_internal_metadata table.
+TIME_COLUMNS = {"sessions": "update_time", "events": "timestamp"}
 
 REQUIRED_COLUMNS = {
     "app_states": {"app_name", "state"},
@@ -37,14 +42,20 @@ def open_session_file(path: Path) -> sqlite3.Connection:
   try:
     tables = {row[0] for row in connection.execute(
         "SELECT name FROM sqlite_master WHERE type='table'")}
+    hint = (" (it looks like a DatabaseSessionService file: a different schema)"
+            if "adk_internal_metadata" in tables else "")
     for table, columns in REQUIRED_COLUMNS.items():
-      present = {row[1] for row in connection.execute(f'PRAGMA table_info("{table}")')}
-      if table not in tables or not columns <= present:
-        hint = (" (it looks like a DatabaseSessionService file: a different schema)"
-                if "adk_internal_metadata" in tables else "")
+      declared = {row[1]: row[2].upper() for row in connection.execute(
+          f'PRAGMA table_info("{table}")')}
+      if table not in tables or not columns <= set(declared):
         raise NotASessionFile(
             f"{path} is not an ADK SqliteSessionService file: table {table!r} with columns "
             f"{sorted(columns)} is missing{hint}")
+      time_column = TIME_COLUMNS.get(table)
+      if time_column and declared.get(time_column) != "REAL":
+        raise NotASessionFile(
+            f"{path} is not an ADK SqliteSessionService file: {table}.{time_column} is declared "
+            f"{declared.get(time_column) or 'without a type'}, not REAL{hint}")
   except sqlite3.DatabaseError as error:
     connection.close()
     raise NotASessionFile(f"{path} is not an ADK SQLite session file ({error})") from error
@@ -136,6 +147,11 @@ def main(argv: Optional[list[str]] = None) -> int:
   except NotASessionFile as error:
     print(f"error: {error}", file=sys.stderr)
     return 2
+  if connection.execute("SELECT 1 FROM sqlite_master WHERE type='table' "
+                        "AND name='adk_internal_metadata'").fetchone():
+    print("warning: a DatabaseSessionService has opened this SqliteSessionService file (it added "
+          "adk_internal_metadata); sessions it appended to may no longer load with "
+          "SqliteSessionService", file=sys.stderr)
   with connection:
     print(f"ADK session file: {args.file}")
     print(report(connection, with_events=args.events))

@@ -27,6 +27,7 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
   sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
   sys.path.insert(0, str(_HERE.parent.parent))
 
+from google.adk.agents.run_config import RunConfig  # noqa: E402
 from google.adk.runners import Runner  # noqa: E402
 from google.adk.sessions import Session  # noqa: E402
 from google.adk.sessions.sqlite_session_service import SqliteSessionService  # noqa: E402
@@ -66,12 +67,14 @@ def _tool_calls(event) -> Iterable[str]:
     yield f"  [tool] {call.name}({json.dumps(call.args or {}, ensure_ascii=False)})"
 
 
-async def send(runner: Runner, session: Session, text: str) -> list[str]:
-  """One message through the real Runner; returns the lines to print (tool calls, replies)."""
+async def send(runner: Runner, session: Session, text: str,
+               run_config: Optional[RunConfig] = None) -> list[str]:
+  """One message through the real Runner; returns the lines to print (tool calls, replies).
+  ``run_config`` goes to ``run_async`` as it is (e.g. a ``GetSessionConfig`` window)."""
   lines = []
   message = types.Content(role="user", parts=[types.Part(text=text)])
   async for event in runner.run_async(user_id=session.user_id, session_id=session.id,
-                                      new_message=message):
+                                      new_message=message, run_config=run_config):
     lines.extend(_tool_calls(event))
     if event.content and not event.get_function_calls() and not event.get_function_responses():
       reply = " ".join(p.text for p in event.content.parts or [] if p.text)
