@@ -570,3 +570,51 @@ def test_the_translation_guides_give_commands_the_tool_accepts(guide):
       parse_args(shlex.split(command))
     except SystemExit:
       pytest.fail(f"{guide}: `python -m adkcourse.i18n {command}` is refused by the tool")
+
+
+def test_a_translation_left_in_english_is_missing_and_cannot_be_accepted(course_copy):
+  """A scaffolded entry holds the English until someone translates it; `accept --all` used to
+  accept it as it was, and English prose reached the French lesson with no finding."""
+  path = lesson_tr.translation_path("fr", LESSONS[0], course_copy / "translations")
+  saved = path.read_text(encoding="utf-8")
+  data = yaml.safe_load(saved)
+  cell_id = next(cid for cid, entry in data["cells"].items() if len(entry["en"].split()) > 20)
+  data["cells"][cell_id]["text"] = data["cells"][cell_id]["en"]
+  path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+  try:
+    found = _run(course_copy, "check").stdout
+    assert re.search(rf"{cell_id}: \[missing\] `text` is still the English", found), found
+    one = _run(course_copy, "accept", "fr", LESSONS[0], cell_id)
+    assert one.returncode == 1 and "still the English" in one.stderr
+    _run(course_copy, "accept", "fr", LESSONS[0], "--all")
+    assert re.search(rf"{cell_id}: \[missing\]", _run(course_copy, "check").stdout)
+  finally:
+    path.write_text(saved, encoding="utf-8")
+
+
+def test_a_quiz_question_left_in_english_is_missing(course_copy):
+  path = course_copy / "translations" / "id" / "quizzes" / f"{LESSONS[0]}.yaml"
+  saved = path.read_text(encoding="utf-8")
+  data = yaml.safe_load(saved)
+  bank = yaml.safe_load((course_copy / "quizzes" / f"{LESSONS[0]}.yaml").read_text())
+  question = next(q for q in bank if len(str(q["question"]).split()) > 5)
+  data["questions"][question["id"]]["question"] = question["question"]
+  path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+  try:
+    found = _run(course_copy, "check").stdout
+    assert re.search(rf"{question['id']}: \[missing\] still the English in question", found), found
+  finally:
+    path.write_text(saved, encoding="utf-8")
+
+
+@pytest.mark.parametrize("text,english,left", [
+    ("Predict, then run the cell.", "Predict, then run the cell.", True),
+    ("Prédisez, puis exécutez.", "Predict, then run the cell.", False),
+    ("`adk web` and `adk run`", "`adk web` and `adk run`", False),   # code and one word
+    ("## Going further", "## Going further", False),                  # too short to tell
+    ("[Lesson 2](02_sqlite_memory.ipynb)", "[Lesson 2](02_sqlite_memory.ipynb)", False),
+    ("The `user:` prefix is kept in events ", "The `user:` prefix is kept in events", True),
+])
+def test_what_counts_as_still_english(text, english, left):
+  from adkcourse.i18n import still_english
+  assert still_english(text, english) is left

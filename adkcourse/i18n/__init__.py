@@ -18,6 +18,8 @@ quiz cell's output is the quiz rendered in that language). Workflow: ``docs/tran
 
 from __future__ import annotations
 
+import re
+
 import hashlib
 from pathlib import Path
 
@@ -45,6 +47,22 @@ def normalized(text: str) -> str:
   """A text without trailing spaces on its lines: they mean nothing in the lessons' Markdown, and
   YAML literal blocks cannot keep them."""
   return "\n".join(line.rstrip() for line in text.split("\n"))
+
+
+_NOT_PROSE = re.compile(r"^```.*?^```|`[^`\n]+`|<[^>\n]+>|\]\([^)\n]*\)|https?://\S+",
+                        re.MULTILINE | re.DOTALL)
+_PROSE_WORD = re.compile(r"(?<![\w.:/-])[^\W\d_]{2,}(?![\w.:/(-])")
+
+
+def still_english(text: str, english: str) -> bool:
+  """Whether a translation is the English text itself, where that text has prose to translate
+  (three words or more outside code, links and markup). A scaffolded entry holds the English
+  until a translator writes `text`; accepting it as it is would publish English in a French or
+  Indonesian lesson without any finding (a reviewer found such entries). A text of code, names
+  and numbers alone may stay as it is."""
+  if normalized(text).strip() != normalized(english).strip():
+    return False
+  return len(_PROSE_WORD.findall(_NOT_PROSE.sub(" ", english))) >= 3
 
 
 def first_words(text: str, count: int = 8) -> str:

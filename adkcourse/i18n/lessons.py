@@ -29,7 +29,7 @@ from typing import Any, Callable, Iterable, Optional
 import nbformat
 
 from . import (ENGLISH_NAMES, LANGUAGES, NOTEBOOKS_DIR, TRANSLATIONS_DIR, first_words, normalized,
-               source_hash)
+               source_hash, still_english)
 from .findings import Finding, shown_path
 from .yamlfile import TranslationFileError, read
 from .yamlio import dump
@@ -157,6 +157,9 @@ def lesson_findings(lang: str, lesson: str, notebooks_dir: Path = NOTEBOOKS_DIR,
     elif not entry.text.strip():
       findings.append(Finding(lang, file, cell_id, "missing", f'no translation yet for "{words}"',
                               entry.line))
+    elif still_english(entry.text, source):
+      findings.append(Finding(lang, file, cell_id, "missing", f'`text` is still the English of '
+                              f'"{words}": translate it', entry.line))
     elif entry.hash != source_hash(source):
       findings.append(Finding(lang, file, cell_id, "stale", f'the English cell "{words}" changed '
                               "since this translation: update `text`, then run `python -m "
@@ -254,6 +257,8 @@ def accept(lang: str, lesson: str, cell_ids: Iterable[str], *, unchanged: bool =
     entry = entries.get(cell_id)
     if entry is None or not entry.text.strip():
       raise ValueError(f"{cell_id}: translate `text` first; accept records that it is current")
+    if still_english(entry.text, current[cell_id]):
+      raise ValueError(f"{cell_id}: `text` is still the English: translate it first")
     stale = entry.hash != source_hash(current[cell_id])
     if stale and entry.accepted and not unchanged:
       raise ValueError(f"{cell_id}: the English changed but `text` is the one accepted before: "
@@ -275,7 +280,8 @@ def acceptable(lang: str, lesson: str, *, notebooks_dir: Path = NOTEBOOKS_DIR,
   _, current = english_cells(lesson, notebooks_dir)
   ready, untouched = [], []
   for cell_id, entry in entries.items():
-    if cell_id not in current or not entry.text.strip():
+    if (cell_id not in current or not entry.text.strip()
+        or still_english(entry.text, current[cell_id])):
       continue
     stale = entry.hash != source_hash(current[cell_id])
     (untouched if stale and entry.accepted else ready).append(cell_id)

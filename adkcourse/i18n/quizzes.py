@@ -25,7 +25,7 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
-from . import ENGLISH_NAMES, LANGUAGES, SOURCE_LANGUAGE, first_words, source_hash
+from . import ENGLISH_NAMES, LANGUAGES, SOURCE_LANGUAGE, first_words, source_hash, still_english
 from .findings import Finding, shown_path
 from .yamlfile import TranslationFileError, read
 from .yamlio import dump
@@ -37,6 +37,25 @@ def _english(value: Any) -> Any:
   if isinstance(value, dict) and all(isinstance(k, str) for k in value):
     return value.get(SOURCE_LANGUAGE, next(iter(value.values())))
   return value
+
+
+def untranslated(entry: dict, english: dict[str, Any]) -> list[str]:
+  """The fields of an entry that are still the English text (``still_english``): the question,
+  its explanation and feedback, which are always prose. Options are left out: an option can
+  rightly stay in English (a message typed to the English agent, whose words the question is
+  about)."""
+  fields = []
+  for name in ("question", "explanation"):
+    if isinstance(entry.get(name), str) and still_english(entry[name], english[name]):
+      fields.append(name)
+  for name in ("feedback",):
+    ours, theirs = entry.get(name), english.get(name)
+    pairs = (zip(ours, theirs) if isinstance(ours, list) and isinstance(theirs, list) else
+             ((ours.get(k), theirs[k]) for k in theirs) if isinstance(ours, dict) and
+             isinstance(theirs, dict) else ())
+    if any(isinstance(a, str) and still_english(a, b) for a, b in pairs):
+      fields.append(name)
+  return fields
 
 
 def english_texts(question: Any) -> dict[str, Any]:
@@ -176,6 +195,10 @@ def load_entries(lang: str, bank: Any, root: Path) -> tuple[dict[str, dict], lis
     elif not entry.get("hash"):
       findings.append(Finding(lang, file, question.id, "missing", f'not translated yet: "{words}" '
                               f"(translate the entry, then run {accept})", line))
+    elif untranslated(entry, english):
+      findings.append(Finding(lang, file, question.id, "missing", "still the English in "
+                              f"{', '.join(untranslated(entry, english))} of \"{words}\": "
+                              f"translate it, then run {accept}", line))
     elif entry["hash"] != question_hash(question):
       findings.append(Finding(lang, file, question.id, "stale", f'the English question "{words}" '
                               "changed since this translation: update the entry to match "
@@ -310,6 +333,9 @@ def accept(lang: str, bank: Any, question_ids: list[str], root: Path, *,
     problem = _entry_problem(entry, english_texts(question))
     if problem is not None:
       raise ValueError(f"{question_id}: {problem}")
+    english = untranslated(entry, english_texts(question))
+    if english:
+      raise ValueError(f"{question_id}: still the English in {', '.join(english)}: translate it")
     stale = bool(entry.get("hash")) and entry.get("hash") != question_hash(question)
     if stale and entry.get("text_hash") == entry_hash(entry) and not unchanged:
       raise ValueError(f"{question_id}: the English question changed but this entry is the one "
@@ -330,7 +356,8 @@ def acceptable(lang: str, bank: Any, root: Path) -> tuple[list[str], list[str]]:
   ready, untouched = [], []
   for question in bank.questions:
     entry = raw.get(question.id)
-    if not isinstance(entry, dict) or _entry_problem(entry, english_texts(question)):
+    if (not isinstance(entry, dict) or _entry_problem(entry, english_texts(question))
+        or untranslated(entry, english_texts(question))):
       continue
     stale = bool(entry.get("hash")) and entry.get("hash") != question_hash(question)
     (untouched if stale and entry.get("text_hash") == entry_hash(entry) else ready).append(
