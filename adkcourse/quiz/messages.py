@@ -138,6 +138,14 @@ MESSAGES: dict[str, dict[str, Text]] = {
         "fr": "Réessayer",
         "id": "Coba lagi",
     },
+    "restart_hint": {
+        "en": "Buttons not answering? After a kernel restart, run this cell again: your "
+              "answers so far are kept.",
+        "fr": f"Les boutons ne répondent plus{NBSP}? Après un redémarrage du noyau, exécutez "
+              f"de nouveau cette cellule{NBSP}: vos réponses déjà données sont conservées.",
+        "id": "Tombol tidak merespons? Setelah kernel dimulai ulang, jalankan sel ini lagi: "
+              "jawaban Anda sejauh ini tetap tersimpan.",
+    },
     "retry_tooltip": {
         "en": "Clear my answer and answer again",
         "fr": "Effacer ma réponse et répondre de nouveau",

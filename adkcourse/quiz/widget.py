@@ -472,7 +472,12 @@ class Quiz(_Displayable):
     self.score = widgets.HTML("")
     self.score.add_class("adkcourse-quiz-score")
     self._update_score()
-    self.widget = widgets.VBox([self.title, self.score, *[v.widget for v in self.views]])
+    # After a kernel restart the widgets stay on screen but nothing answers them any more (the
+    # front end shows a broken-link icon): say what to do, since no code runs to say it then.
+    self.restart_hint = widgets.HTML(
+        f'<small style="opacity: 0.75">{_html(message("restart_hint", self.lang))}</small>')
+    self.widget = widgets.VBox([self.title, self.score, *[v.widget for v in self.views],
+                                self.restart_hint])
     self.widget.add_class("adkcourse-quiz")
 
   def _title_html(self) -> str:
