@@ -5,7 +5,8 @@ ADK ``Runner``: real function calls, real tools, real session services. ``Offlin
 ``BaseLlm`` that answers from a small list of per-agent rules instead of a neural network:
 
 * ``on_user(pattern, call=...)``: when the latest user text matches, ask ADK to call a tool
-  with arguments taken from the text;
+  with arguments taken from the text (``calls=...``: several tools in one response, as a
+  model asking for parallel tool calls does);
 * ``on_tool(name, reply=...)``: when the latest content is a function response, reply with
   text built from it;
 * ``fallback(reply=...)``: otherwise, a plain reply.
@@ -34,6 +35,7 @@ OFFLINE_TAG = "[offline model]"
 
 ArgsBuilder = Callable[[re.Match[str], "Turn"], dict[str, Any]]
 ReplyBuilder = Callable[["Turn"], str]
+CallsBuilder = Callable[[re.Match[str], "Turn"], list[tuple[str, dict[str, Any]]]]
 
 
 @dataclass
@@ -70,24 +72,29 @@ class Rule:
   reply: Optional[ReplyBuilder | str] = None
   description: str = ""
   when: Optional[Callable[["Turn"], bool]] = None
+  calls: Optional[CallsBuilder] = None  # several function calls in one response
 
   def __repr__(self) -> str:
-    action = f"call {self.call}()" if self.call else "reply"
+    action = (f"call {self.call}()" if self.call else "call several tools" if self.calls
+              else "reply")
     return f"<Rule {self.description} -> {action}>"
 
 
 def on_user(pattern: str, *, call: Optional[str] = None, args: Optional[ArgsBuilder] = None,
             reply: Optional[ReplyBuilder | str] = None,
-            when: Optional[Callable[["Turn"], bool]] = None) -> Rule:
+            when: Optional[Callable[["Turn"], bool]] = None,
+            calls: Optional[CallsBuilder] = None) -> Rule:
   """Match the latest user text (case-insensitive regex search): call a tool, or reply.
 
   ``when`` (optional) is a further condition on the whole request, e.g. "a question is
   waiting in the history": when it returns False the rule is skipped and the next one tried.
+  ``calls`` (instead of ``call``) returns ``[(tool, args), ...]``: one response holding several
+  function calls, which ADK runs as parallel tool calls.
   """
-  if (call is None) == (reply is None):
-    raise ValueError("on_user needs exactly one of call= or reply=")
+  if sum(x is not None for x in (call, reply, calls)) != 1:
+    raise ValueError("on_user needs exactly one of call=, calls= or reply=")
   return Rule("user", pattern=re.compile(pattern, re.IGNORECASE), call=call, args=args,
-              reply=reply, description=f"user says /{pattern}/", when=when)
+              reply=reply, description=f"user says /{pattern}/", when=when, calls=calls)
 
 
 def on_tool(tool: str, *, reply: ReplyBuilder | str) -> Rule:
@@ -165,14 +172,17 @@ class OfflineModel(BaseLlm):
       match = rule.pattern.search(turn.user_text)
       if match is None or (rule.when is not None and not rule.when(turn)):
         continue
-      if rule.call is not None:
+      if rule.call is not None or rule.calls is not None:
+        wanted = ([(rule.call, rule.args(match, turn) if rule.args else {})]
+                  if rule.call is not None else list(rule.calls(match, turn)))
         declared = set(declared_tools(request))
-        if declared and rule.call not in declared:
-          raise ValueError(f"offline rule calls {rule.call!r}, but the agent declares only "
-                           f"{sorted(declared)}")
-        args = rule.args(match, turn) if rule.args else {}
-        call = types.FunctionCall(name=rule.call, args=args)
-        return types.Content(role="model", parts=[types.Part(function_call=call)])
+        for name, _ in wanted:
+          if declared and name not in declared:
+            raise ValueError(f"offline rule calls {name!r}, but the agent declares only "
+                             f"{sorted(declared)}")
+        return types.Content(role="model", parts=[
+            types.Part(function_call=types.FunctionCall(name=name, args=args))
+            for name, args in wanted])
       return types.Content(role="model", parts=[types.Part(text=self._text(rule, turn))])
     for rule in self.rules:
       if rule.kind == "fallback":

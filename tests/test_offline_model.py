@@ -174,3 +174,41 @@ async def test_streaming_yields_partial_chunks_that_are_not_stored(chat):
   stored = await service.get_session(app_name="paint", user_id="u1", session_id=session.id)
   assert not any(e.partial for e in stored.events)
   assert len(stored.events) == len(events) - len(partial) + 1  # + the user's message
+
+
+def remember_size(tool_context: ToolContext, size: str) -> dict:
+  """Stores the user's cup size."""
+  tool_context.state["size"] = size
+  return {"size": size}
+
+
+async def test_calls_asks_for_several_tools_in_one_response_run_as_parallel_calls():
+  model = OfflineModel(rules=[
+      on_user(r"teal and large", calls=lambda m, t: [("remember_colour", {"colour": "teal"}),
+                                                     ("remember_size", {"size": "large"})]),
+      on_tool("remember_colour", reply="both saved"),
+  ])
+  agent = Agent(name="painter", model=model, tools=[remember_colour, remember_size])
+  service = InMemorySessionService()
+  runner = Runner(agent=agent, app_name="paint", session_service=service)
+  session = await service.create_session(app_name="paint", user_id="u1")
+  events = await talk(runner, session.id, "Teal and large, please")
+  assert [[(c.name, c.args) for c in e.get_function_calls()] for e in events][0] == [
+      ("remember_colour", {"colour": "teal"}), ("remember_size", {"size": "large"})]
+  results = [e for e in events if e.get_function_responses()]
+  assert len(results) == 1 and len(results[0].get_function_responses()) == 2
+  assert results[0].actions.state_delta == {"user:colour": "teal", "size": "large"}
+  assert events[-1].content.parts[0].text == f"{OFFLINE_TAG} both saved"
+  assert "call several tools" in repr(model.rules[0])
+
+
+def test_calls_is_checked_against_the_declared_tools_and_excludes_call_and_reply():
+  from google.adk.models.llm_request import LlmRequest
+  with pytest.raises(ValueError, match="exactly one of"):
+    on_user("x", call="a", calls=lambda m, t: [])
+  model = OfflineModel(rules=[on_user("go", calls=lambda m, t: [("remember_colour", {}),
+                                                                 ("paint_wall", {})])])
+  request = LlmRequest(contents=[types.Content(role="user", parts=[types.Part(text="go")])])
+  request.tools_dict["remember_colour"] = object()  # type: ignore[assignment]
+  with pytest.raises(ValueError, match="paint_wall"):
+    model.respond(request)
