@@ -298,8 +298,11 @@ def read_log(path: str) -> list[dict[str, Any]]:
 
 def _summary(content: types.Content) -> dict[str, Any]:
   calls = [p.function_call for p in content.parts or [] if p.function_call is not None]
-  if calls:
-    return {"function_call": calls[0].name, "args": calls[0].args or {}}
+  if calls:  # the log names every call of a response with parallel calls, not just the first
+    summary = {"function_call": calls[0].name, "args": calls[0].args or {}}
+    if len(calls) > 1:
+      summary["more_calls"] = [{"function_call": c.name, "args": c.args or {}} for c in calls[1:]]
+    return summary
   return {"text": "".join(p.text or "" for p in content.parts or [])}
 
 
