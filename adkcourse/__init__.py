@@ -2,4 +2,13 @@
 quizzes and grading. Lessons import from here only what is plumbing; the ADK calls being
 taught stay visible in the notebooks."""
 
+import os
+
 __version__ = "0.1.0"
+
+# Tracebacks of the child processes a lesson starts (`python -c ...`, ADK's command line) are
+# committed as cell outputs and compared by nbval. ipykernel sets FORCE_COLOR=1, and Python 3.13+
+# then colours those tracebacks with terminal escapes, so the same cell printed different bytes
+# on 3.13 than on 3.11 (and unreadable ones on GitHub). PYTHON_COLORS=0 wins over FORCE_COLOR in
+# Python's own colouring; an explicit choice of the reader's is kept.
+os.environ.setdefault("PYTHON_COLORS", "0")
