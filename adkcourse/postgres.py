@@ -178,3 +178,43 @@ async def server_version(url: str) -> str:
   finally:
     await connection.close()
   return f"PostgreSQL {number // 10000}.{number % 10000}"
+
+
+def login_url(url: str, user: str, password: Optional[str] = None,
+              database: Optional[str] = None) -> str:
+  """``url`` (async form) logged in as ``user`` (with ``password``, if any), on ``database`` or
+  the same one: a role's URL on a server the lesson already reaches. Kept out of print: use
+  ``mask_url`` to show it."""
+  from sqlalchemy.engine import URL, make_url
+
+  given = make_url(to_asyncpg_url(url))
+  return URL.create(given.drivername, username=user, password=password, host=given.host,
+                    port=given.port, database=given.database if database is None else database,
+                    query=given.query).render_as_string(hide_password=False)
+
+
+async def execute(url: str, *statements: str) -> list:
+  """Run ``statements`` in order on one connection to ``url`` (any PostgreSQL form, logged in
+  as whoever the URL names); the NOTICE and WARNING messages the server sent, in order."""
+  import asyncpg
+
+  connection = await asyncpg.connect(asyncpg_dsn(url), timeout=20)
+  messages: list = []
+  connection.add_log_listener(lambda _connection, message: messages.append(message.message))
+  try:
+    for statement in statements:
+      await connection.execute(statement)
+    return messages
+  finally:
+    await connection.close()
+
+
+async def fetch(url: str, sql: str, *args: object) -> list:
+  """The rows of one query on ``url`` (any PostgreSQL form), as plain dicts."""
+  import asyncpg
+
+  connection = await asyncpg.connect(asyncpg_dsn(url), timeout=20)
+  try:
+    return [dict(row) for row in await connection.fetch(sql, *args)]
+  finally:
+    await connection.close()

@@ -42,10 +42,12 @@ hostnossl  all       all       127.0.0.1/32   reject
 """
 
 
-def make_self_signed_certificate(folder: Path, name: str = "localhost") -> tuple[Path, Path]:
-  """A self-signed server certificate for ``name`` and 127.0.0.1, valid for a day: the PEM
+def make_self_signed_certificate(folder: Path, name: str = "localhost",
+                                 ip_address: Optional[str] = "127.0.0.1") -> tuple[Path, Path]:
+  """A self-signed server certificate for ``name`` and ``ip_address``, valid for a day: the PEM
   files ``server.crt`` and ``server.key`` in ``folder``. It is its own CA, so a client that
-  trusts this file can verify the server's identity."""
+  trusts this file can verify the server's identity. ``ip_address=None`` names no address,
+  like the certificate a Cloud SQL instance's own CA issues (``PROJECT:INSTANCE``, no IP)."""
   from cryptography import x509
   from cryptography.hazmat.primitives import hashes, serialization
   from cryptography.hazmat.primitives.asymmetric import ec
@@ -61,7 +63,8 @@ def make_self_signed_certificate(folder: Path, name: str = "localhost") -> tuple
       .not_valid_before(now - datetime.timedelta(minutes=5))
       .not_valid_after(now + datetime.timedelta(days=1))
       .add_extension(x509.SubjectAlternativeName(
-          [x509.DNSName(name), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+          [x509.DNSName(name)] + ([x509.IPAddress(ipaddress.ip_address(ip_address))]
+                                  if ip_address else [])), critical=False)
       .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
       .sign(key, hashes.SHA256()))
   cert_path, key_path = folder / "server.crt", folder / "server.key"
@@ -137,6 +140,18 @@ class LocalServer:
   def admin_url(self) -> str:
     """The superuser over the unix socket (no password needed there): for set-up only."""
     return f"postgresql://{ADMIN_USER}@/postgres?host={self.socket_dir}&port={self.port}"
+
+  def url(self, user: str, host: str = "127.0.0.1", **query: str) -> str:
+    """``postgresql+asyncpg://`` for ``user`` with no password in it, over TCP to ``host`` (an
+    IP or a name) or, with ``host="socket"``, over the unix socket; ``query`` as given."""
+    from sqlalchemy import URL
+
+    if host == "socket":
+      return URL.create("postgresql+asyncpg", username=user, database="postgres",
+                        query={"host": str(self.socket_dir), "port": str(self.port), **query}
+                        ).render_as_string()
+    return URL.create("postgresql+asyncpg", username=user, host=host, port=self.port,
+                      database="postgres", query=query).render_as_string()
 
   def _pg_ctl(self, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
     command = [str(self.bin_dir / "pg_ctl"), "-D", str(self.folder / "data"), *args]
@@ -216,3 +231,22 @@ def start_local_server(folder: Path, certificate: Path, key: Path) -> LocalServe
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
                    close_fds=True)
   return server
+
+
+async def tls_in_use(service) -> "bool | str":
+  """Whether PostgreSQL sees ``service``'s connection (a ``DatabaseSessionService``) as encrypted,
+  from ``pg_stat_ssl``; or the first line of the error the connection ended with (file paths
+  shown as ``<file>``). Closes the service either way."""
+  import re
+
+  from sqlalchemy import text
+
+  try:
+    async with service.db_engine.connect() as connection:
+      return (await connection.execute(text(
+          "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()"))).scalar()
+  except Exception as error:  # noqa: BLE001 - the answer is the point
+    message = str(getattr(error, "orig", None) or error).splitlines()[0]
+    return re.sub(r'"/[^"]*"', '"<file>"', message)
+  finally:
+    await service.close()

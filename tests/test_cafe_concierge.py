@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
 from types import SimpleNamespace
 
 from google.adk.runners import Runner
@@ -84,3 +86,29 @@ def test_adk_run_works_offline(tmp_path):
   out = adk_run_replay("cafe_concierge", ["I am vegan", "What do you remember?"], tmp_path)
   assert f"{OFFLINE_TAG} Noted! I'll remember: vegan." in out
   assert "dietary preferences are ['vegan']" in out
+
+LAB = Path(__file__).resolve().parent.parent / "labs" / "cafe_concierge"
+
+
+def test_requirements_add_what_the_deployed_image_lacks():
+  """`adk deploy cloud_run` installs google-adk[a2a] only, then this file (lesson 4)."""
+  lines = [line.strip() for line in (LAB / "requirements.txt").read_text().splitlines()
+           if line.strip() and not line.startswith("#")]
+  assert lines == ["google-adk[db]==2.13.0", "asyncpg==0.32.0"]
+
+
+def test_services_module_registers_a_pooled_postgres_factory():
+  """services.py, as `adk api_server` loads it, builds DatabaseSessionService with a small pool."""
+  from google.adk.cli.service_registry import get_service_registry
+  from google.adk.sessions import DatabaseSessionService
+
+  from labs.cafe_concierge import services
+
+  built = get_service_registry().create_session_service(
+      "postgresql+asyncpg://cafe_app@/cafe?host=/nowhere", agents_dir=str(LAB))
+  try:
+    assert isinstance(built, DatabaseSessionService)
+    assert (built.db_engine.pool.size(), built.db_engine.pool._max_overflow) == (
+        services.POOL_SIZE, services.MAX_OVERFLOW) == (2, 3)
+  finally:
+    asyncio.run(built.close())

@@ -36,13 +36,21 @@ def test_quiz_bank_is_valid_and_long_enough():
 
 def test_lesson_shows_each_production_topic_with_adk_calls_visible():
   code = _code()
+  markdown = "\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "markdown")
+  for command in ["gcloud sql instances create", "gcloud sql users set-password", "cloud-sql-proxy --unix-socket",
+                  "gcloud secrets add-iam-policy-binding", "roles/secretmanager.secretAccessor",
+                  "roles/cloudsql.client", "--max-instances", "cloudsqlsuperuser", 'pip install "psycopg[binary]"']:
+    assert command in markdown, f"the lesson should print the operator's command or fact {command}"
   for shown in ["from labs.cafe_concierge.agent import APP_NAME, root_agent", "prepare_tables()",
+                "CREATEROLE CREATEDB", "ALTER DATABASE", "REVOKE ALL ON DATABASE cafe FROM PUBLIC",
                 "SELECT, INSERT, UPDATE, DELETE ON sessions", "SELECT, INSERT ON events", "DROP INDEX",
-                "host=/cloudsql/", "DatabaseSessionService(db_engine=", "async_creator=", '"deploy", "cloud_run"',
-                "--add-cloudsql-instances=", "PGPASSWORD", "PGSSLROOTCERT", 'ssl="verify-full"',
-                'sslmode="require"', "pg_stat_ssl", "pg_stat_activity", "max_connections", '"pool_size": 2',
-                "session_db_kwargs",
-                "migration_runner.upgrade(", "v0.Base.metadata", "AT TIME ZONE 'UTC'", "local.stop()"]:
+                "DatabaseSessionService(db_engine=", "async_creator=", '"deploy", "cloud_run"',
+                "--add-cloudsql-instances=", "--set-secrets=PGPASSWORD=", "--extra_packages",
+                "requirements.txt", "running_api_server", "PGPASSWORD", "PGSSLROOTCERT", "PGSSLMODE",
+                'ssl="verify-full"', 'sslmode="require"', '"socket"', "tls_in_use", "pg_stat_ssl",
+                "pg_stat_activity", "create_session_service_from_options", "--allow-unsafe-unpickling",
+                "to_sync_url", "psql", "migration_runner.upgrade(", "v0.Base.metadata", "Asia/Tokyo",
+                "AT TIME ZONE 'UTC'", "local.stop()"]:
     assert shown in code, f"the lesson should show {shown}"
   assert "asyncio.run(" not in code and "Agent(" not in code
 
