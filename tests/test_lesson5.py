@@ -162,9 +162,57 @@ def test_cli_memory_defaults_to_in_memory_and_uri_forms(tmp_path, monkeypatch):
   assert isinstance(create_memory_service_from_options(base_dir=tmp_path), InMemoryMemoryService)
   in_ram = create_memory_service_from_options(base_dir=tmp_path, memory_service_uri="sqlite:///:memory:")
   assert isinstance(in_ram, SqliteMemoryService) and in_ram._db_path == ":memory:"
-  for uri in ["agentengine://123", "rag://corpus", "redis://x"]:
+  for uri in ["agentengine://123", "rag://corpus", "redis://x", "sqlite+aiosqlite:///m.db"]:
     try:
       create_memory_service_from_options(base_dir=tmp_path, memory_service_uri=uri)
     except ValueError:
       continue
     raise AssertionError(f"{uri} should be refused without a Google Cloud project")
+
+
+async def test_memory_entry_timestamp_is_local_time_without_zone(monkeypatch):
+  """Section 4: a MemoryEntry's timestamp is local time with no zone, on both services (a
+  check under UTC could not tell local time from UTC, so this one runs under Tokyo's zone)."""
+  import time
+  monkeypatch.setenv("TZ", "Asia/Tokyo")
+  time.tzset()
+  try:
+    event = _event("latte at the epoch")
+    event.timestamp = 0.0
+    found = []
+    for service in (InMemoryMemoryService(), SqliteMemoryService(":memory:")):
+      await service.add_events_to_memory(app_name="a", user_id="u", events=[event], session_id="s")
+      found.append((await service.search_memory(app_name="a", user_id="u", query="latte")).memories[0].timestamp)
+      if isinstance(service, SqliteMemoryService):
+        await service.close()
+  finally:
+    monkeypatch.undo()
+    time.tzset()
+  assert found == ["1970-01-01T09:00:00", "1970-01-01T09:00:00"]
+
+
+async def test_in_memory_delete_memory_removes_every_copy_and_remembers_only_real_deletions():
+  """Section 8: one delete_memory removes the event from every session of the (app, user); an
+  id that matched nothing is not remembered, so a later add of that event is kept."""
+  memory = InMemoryMemoryService()
+  kept, deleted = _event("plain tea"), _event("hazelnut tea")
+  await memory.delete_memory(app_name="a", user_id="u", memory_id=kept.id)      # nothing to delete yet
+  for session_id in ("s1", "s2"):
+    await memory.add_events_to_memory(app_name="a", user_id="u", events=[kept, deleted], session_id=session_id)
+  await memory.delete_memory(app_name="a", user_id="u", memory_id=deleted.id)
+  await memory.add_events_to_memory(app_name="a", user_id="u", events=[deleted], session_id="s3")
+  found = (await memory.search_memory(app_name="a", user_id="u", query="tea")).memories
+  assert [m.id for m in found] == [kept.id, kept.id]
+
+
+def test_cli_sessions_are_in_memory_on_cloud_run(tmp_path, monkeypatch):
+  """Section 9: the per-agent SQLite session file is the default on a workstation only."""
+  from google.adk.cli.utils.service_factory import create_session_service_from_options
+  from google.adk.sessions import InMemorySessionService
+  (tmp_path / "app").mkdir()
+  for key in ("K_SERVICE", "KUBERNETES_SERVICE_HOST", "ADK_DISABLE_LOCAL_STORAGE", "ADK_FORCE_LOCAL_STORAGE",
+              "GOOGLE_CLOUD_AGENT_ENGINE_ID"):
+    monkeypatch.delenv(key, raising=False)
+  assert not isinstance(create_session_service_from_options(base_dir=tmp_path), InMemorySessionService)
+  monkeypatch.setenv("K_SERVICE", "cafe")
+  assert isinstance(create_session_service_from_options(base_dir=tmp_path), InMemorySessionService)
