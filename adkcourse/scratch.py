@@ -3,15 +3,20 @@
 Scratch folders belong to the process that made them: ``fresh_scratch`` removes its folder again
 when the Python process ends normally, which is what a Jupyter kernel does when it is shut down
 or restarted (from the notebook, or when JupyterLab stops). Without this, every lesson run left
-its SQLite files in ``/tmp/adkcourse`` for good. A kernel that is killed cannot clean up; the
-next run of the same lesson empties the folder first anyway.
+its SQLite files in ``/tmp/adkcourse`` for good. A process that ends without its exit hooks (a
+kernel sent SIGTERM by a restart that took longer than jupyter_client's wait, or killed) is
+cleaned up after by ``adkcourse.reaper``: the first folder a process owns starts it, and every
+folder owned is listed in the process's manifest (``ROOT/.owners/PID.jsonl``) for it.
 """
 
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -22,8 +27,11 @@ KEEP_VARIABLE = "ADKCOURSE_KEEP_SCRATCH"
 
 _OWNED: dict[Path, tuple[int, int]] = {}
 """Folders this process created, with the (device, inode) they had: removed at exit."""
+_MANIFESTS: dict[Path, Path] = {}
+"""For each scratch root this process owns folders in: its manifest there, watched by a reaper."""
 _LOCK = threading.Lock()
 _REGISTERED = False
+OWNERS = ".owners"
 
 
 def _default_root() -> Path:
@@ -54,11 +62,43 @@ def _own(folder: Path) -> None:
   status = folder.stat()
   with _LOCK:
     _OWNED[folder] = (status.st_dev, status.st_ino)
+    _list_for_reaper(folder, status)
     if not _REGISTERED:
       # Registered on first use, so atexit runs it before the hooks of servers started later
       # (an embedded PostgreSQL, for one), which may still be using the folder.
       atexit.register(remove_owned_scratch)
       _REGISTERED = True
+
+
+def watch_folder(folder: Path, wait_for: int) -> None:
+  """Have this process's reaper remove ``folder`` once this process and the process
+  ``wait_for`` are both gone (an embedded PostgreSQL's data folder: its server must stop
+  first). The exit hook leaves it alone: the server's own shutdown removes it."""
+  with _LOCK:
+    _list_for_reaper(folder, folder.stat(), wait_for)
+
+
+def _list_for_reaper(folder: Path, status: os.stat_result, wait_for: int | None = None) -> None:
+  """Add ``folder`` to this process's manifest in its root, starting the root's reaper with the
+  first one (called with ``_LOCK`` held)."""
+  if os.environ.get(KEEP_VARIABLE, "").strip() not in ("", "0"):
+    return
+  root = folder.parent
+  manifest = _MANIFESTS.get(root)
+  try:
+    if manifest is None:
+      (root / OWNERS).mkdir(exist_ok=True)
+      manifest = root / OWNERS / f"{os.getpid()}.jsonl"
+      extra = [str(root)] if root == _default_root() else []
+      subprocess.Popen([sys.executable, "-m", "adkcourse.reaper", str(os.getpid()), str(manifest),
+                        *extra], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True)
+      _MANIFESTS[root] = manifest
+    with open(manifest, "a", encoding="utf-8") as listing:
+      entry = {"path": str(folder), "dev": status.st_dev, "ino": status.st_ino}
+      listing.write(json.dumps({**entry, "wait_for": wait_for} if wait_for else entry) + "\n")
+  except OSError:  # best effort: where no process can be started, the exit hook still runs
+    pass
 
 
 def remove_owned_scratch() -> list[Path]:
@@ -80,6 +120,8 @@ def remove_owned_scratch() -> list[Path]:
       continue
     shutil.rmtree(folder, ignore_errors=True)
     removed.append(folder)
+  # The manifests stay for the reapers: they remove them, and an emptied default root, once this
+  # process is gone (a server's data folder they watch may outlive this hook by a moment).
   for root in {folder.parent for folder in removed}:
     if root == _default_root():
       try:

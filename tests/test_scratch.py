@@ -41,11 +41,12 @@ def test_a_kernel_removes_its_scratch_folder_when_it_stops(tmp_path, how):
     assert (tmp_path / "adkcourse" / "01_sessions_events_state" / "sessions.db").exists()
     if how == "restart":
       manager.restart_kernel(now=False)
-      assert not (tmp_path / "adkcourse").exists()
+      assert not (tmp_path / "adkcourse" / "01_sessions_events_state").exists()  # exit hook
+      assert _gone(tmp_path / "adkcourse")  # and the emptied root, by the kernel's reaper
   finally:
     client.stop_channels()
     manager.shutdown_kernel(now=False)
-  assert not (tmp_path / "adkcourse").exists()
+  assert _gone(tmp_path / "adkcourse")
 
 
 def test_only_folders_still_owned_are_removed(tmp_path, monkeypatch):
@@ -71,3 +72,47 @@ def test_keep_variable_keeps_the_folders(tmp_path, monkeypatch):
   assert scratch.remove_owned_scratch() == [] and folder.exists()
   monkeypatch.delenv(scratch.KEEP_VARIABLE)
   scratch._OWNED.clear()  # noqa: SLF001 - leave nothing for this test process's exit hook
+
+
+POSTGRES_CELL = ("from adkcourse.postgres import postgres_server\n"
+                 "server = postgres_server()\n"
+                 "print(server.data_dir)")
+
+
+def _gone(path, deadline_seconds: float = 120.0) -> bool:
+  """Wait until ``path`` is gone: the watchers run once the kernel has ended (the deadline only
+  keeps a broken watcher from hanging the test)."""
+  import time
+  deadline = time.monotonic() + deadline_seconds
+  while path.exists() and time.monotonic() < deadline:
+    time.sleep(0.2)
+  return not path.exists()
+
+
+@pytest.mark.parametrize("how", ["restart", "kill"])
+def test_a_kernel_that_ends_without_its_exit_hooks_leaves_nothing(tmp_path, how):
+  """Restart Kernel with an embedded PostgreSQL running: ipykernel first stops the kernel's
+  child processes (the server), then jupyter_client's SIGTERM can end the kernel before its
+  exit hooks ran; a kernel killed outright runs none (issue 27: 48 MB were left). The
+  watchers the kernel started remove its scratch folders, its server's data folder and the
+  server's lock file."""
+  env = _kernel_env(tmp_path)
+  env.pop("ADKCOURSE_POSTGRES_URL", None)  # the kernel starts its own embedded server
+  env.pop("XDG_RUNTIME_DIR", None)
+  manager, client = start_new_kernel(kernel_name="python3", env=env)
+  try:
+    _run(client, LESSON_CELL)
+    data_dir = _run(client, POSTGRES_CELL).splitlines()[-1]
+    assert (tmp_path / "adkcourse" / "01_sessions_events_state" / "sessions.db").exists()
+    assert os.path.exists(data_dir) and data_dir.startswith(str(tmp_path / "adkcourse"))
+    if how == "restart":
+      manager.restart_kernel(now=False)
+    else:
+      manager.provisioner.process.kill()  # SIGKILL: no exit hook runs
+      manager.provisioner.process.wait()
+    assert _gone(tmp_path / "adkcourse"), sorted(
+        str(p.relative_to(tmp_path)) for p in (tmp_path / "adkcourse").rglob("*"))[:20]
+  finally:
+    client.stop_channels()
+    manager.shutdown_kernel(now=True)
+  assert not (tmp_path / "runtime-0").exists()
