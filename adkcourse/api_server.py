@@ -13,6 +13,7 @@ import atexit
 import contextlib
 import json
 import os
+import shlex
 import shutil
 import socket
 import subprocess
@@ -89,7 +90,20 @@ class ApiServer:
   port: int
   log_path: Path
   host: str = "127.0.0.1"
+  command: list[str] = field(default_factory=list)
   stopped: bool = field(default=False, init=False)
+
+  def command_line(self, **shown_values: str) -> str:
+    """The command this server runs, as a student types it in a terminal: ``adk`` for the
+    environment's executable, the agents folder by its name, the free port as ``PORT`` (it
+    changes on every start), URL passwords masked. ``shown_values`` replaces an option's value
+    for display, e.g. ``session_service_uri="postgresql+asyncpg://.../cafe"``."""
+    shown = {"port": "PORT", **shown_values}
+    words = [Path(word).name if index in (0, len(self.command) - 1) else word
+             for index, word in enumerate(self.command)]
+    words = [shown.get(words[index - 1].removeprefix("--"), word) if index else word
+             for index, word in enumerate(words)]
+    return mask_secrets(shlex.join(words))
 
   @property
   def base_url(self) -> str:
@@ -152,7 +166,7 @@ def start_api_server(agents_dir: Path | str, session_service_uri: str, log_dir: 
   with open(log_path, "wb") as log:
     process = subprocess.Popen(command, cwd=str(cwd or log_dir), stdout=log,
                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
-  server = ApiServer(process=process, port=port, log_path=log_path, host=host)
+  server = ApiServer(process=process, port=port, log_path=log_path, host=host, command=command)
   _running.add(server)
   deadline = time.monotonic() + timeout
   while True:

@@ -97,6 +97,7 @@ def test_preference_survives_a_restart_of_adk_api_server(session_uri):
   labs_before = _labs_state()
 
   with api_server(session_uri, logs) as server:
+    assert server.command_line().startswith("adk api_server ")   # ADK's own command line ran
     assert APP in server.get("/list-apps")
     first = server.post(f"/apps/{APP}/users/sari/sessions")
     calls = parts(server.run(APP, "sari", first["id"], "I'm vegan"), "functionCall")
@@ -221,3 +222,22 @@ def test_parts_picks_one_kind_across_events():
             {"content": {"parts": [{"text": "a"}, {"text": "b"}]}}]
   assert parts(events, "text") == ["a", "b"]
   assert parts(events, "functionCall") == [{"name": "f"}]
+
+
+def test_command_line_is_what_a_student_types(tmp_path):
+  """The lesson prints the command it really ran: ``adk`` instead of the venv's path, the agents
+  folder by name, the free port as PORT, a chosen value shown in place of an option's value,
+  passwords masked (the real values stay in ``command``)."""
+  done = subprocess.Popen([sys.executable, "-c", "pass"])
+  secret = "pw" + "-not-shown"
+  command = ["/venv/bin/adk", "api_server", "--host", "127.0.0.1", "--port", "54321", "--no-reload",
+             "--session_service_uri", f"postgresql+asyncpg://course:{secret}@db/cafe",
+             "--artifact_service_uri", "memory://", "/work/course/labs"]
+  server = ApiServer(process=done, port=54321, log_path=tmp_path / "log", command=command)
+  assert server.command_line() == (
+      "adk api_server --host 127.0.0.1 --port PORT --no-reload --session_service_uri "
+      "postgresql+asyncpg://course:***@db/cafe --artifact_service_uri memory:// labs")
+  assert secret not in server.command_line()
+  assert "--session_service_uri sqlite:///x.db " in server.command_line(session_service_uri="sqlite:///x.db")
+  assert server.command[-1] == "/work/course/labs" and server.command[5] == "54321"
+  server.stop()
