@@ -6,6 +6,10 @@ service_registry.py), which imports a module named ``services`` from AGENTS_DIR,
 Python path: the image ``adk deploy cloud_run --extra_packages labs/cafe_concierge/services.py``
 builds has it in /app, on its PYTHONPATH. Registering a factory for the URI's scheme then makes
 ``--session_service_uri postgresql+asyncpg://...`` build the service below.
+
+If this module fails to import (say a package missing from requirements.txt), ADK only logs it,
+a ModuleNotFoundError at debug level, and the URI gets ADK's default ``DatabaseSessionService``
+(5 + 10 connections): after deploying, check that ``pg_stat_activity`` shows APPLICATION_NAME.
 """
 
 from __future__ import annotations
