@@ -68,6 +68,9 @@ def live_failure(error: BaseException) -> str:
 SCRIPTED_RULES: dict[str, str] = {
     "cafe_concierge": "labs.cafe_concierge.rules:OFFLINE_RULES",
     "tutor": "labs.tutor.rules:OFFLINE_RULES",
+    "cafe_host": "labs.cafe_team.rules:HOST_RULES",   # lesson 7's team (labs/cafe_team)
+    "barista": "labs.cafe_team.rules:BARISTA_RULES",
+    "pastry_chef": "labs.cafe_team.rules:PASTRY_CHEF_RULES",
 }
 """Which scripted rules play which agent, by agent name: ``scripted(agent)`` and the fake
 Gemini endpoint both look here, so an agent says the same things on the offline model and
