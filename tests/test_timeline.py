@@ -8,13 +8,19 @@ course's embedded PostgreSQL.
 
 from __future__ import annotations
 
+import base64
+import datetime
+import json
 import os
+import re
 import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 
+import nbformat
 import pytest
 from google.adk.events import Event, EventActions
 from google.adk.events._rewind_events import _apply_rewinds
@@ -25,7 +31,9 @@ from google.adk.sessions.sqlite_session_service import SqliteSessionService
 from google.genai import types
 
 from adkcourse.postgres import fresh_database
-from adkcourse.timeline import UNSET, WORDS, build_layout, timeline
+from adkcourse.timeline import (LANGUAGE_MIMES, METADATA_KEY, UNSET, WORDS, Shown, build_layout,
+                                layout_from_json, layout_to_json, render_outputs,
+                                rerender_output, timeline)
 from adkcourse.timeline.model import scope_of
 
 APP, USER = "cafe", "ana"
@@ -303,7 +311,7 @@ async def test_two_hundred_events_fold_their_plain_runs(tmp_path):
     assert layout.state_after(index) == snapshots[index]
   picture = timeline(stored, lang="en")
   assert "50 runs of events that write no state are folded: 149 events" in picture.svg
-  assert "149 folded" in repr(picture)
+  assert "folded=149" in repr(picture)
   unfolded = build_layout(stored, fold_at=1000)
   assert len(unfolded.columns) == 200 and unfolded.folded_runs == 0
   small = build_layout(long_events(12))
@@ -333,18 +341,21 @@ def test_the_svg_parses_and_is_the_same_bytes_every_time():
 def test_no_pyplot_figure_is_left_open_and_the_output_is_svg_with_a_png_beside_it(tmp_path):
   picture = timeline(long_events(8), lang="en")
   assert picture._repr_svg_() == picture.svg
-  bundle = picture._repr_mimebundle_()
-  assert set(bundle) == {"image/svg+xml", "image/png", "text/plain"}
-  assert bundle["image/svg+xml"] == picture.svg and bundle["image/png"][:8] == b"\x89PNG\r\n\x1a\n"
-  assert bundle["image/png"] == picture.to_png()  # no date or version in it either
-  assert "image/png" not in timeline(long_events(8), lang="en", png=False)._repr_mimebundle_()
+  bundle, metadata = picture._repr_mimebundle_()
+  assert set(bundle) == {"image/svg+xml", "image/png", "text/plain"} and set(metadata) == {
+    METADATA_KEY}
+  png = base64.b64decode(bundle["image/png"])  # as ipykernel writes bytes
+  assert bundle["image/svg+xml"] == picture.svg and png[:8] == b"\x89PNG\r\n\x1a\n"
+  assert png == picture.to_png()  # no date or version in it either
+  assert "image/png" not in timeline(long_events(8), lang="en", png=False)._repr_mimebundle_()[0]
   assert "{stroke-linejoin" not in picture.svg  # no page-wide style rule when inlined
   assert "<title>8 events</title>" in picture.svg  # the heading, for a screen reader
   assert picture.save(tmp_path / "t.svg").read_text(encoding="utf-8") == picture.svg
-  assert picture.save(tmp_path / "t.png").read_bytes() == bundle["image/png"]
+  assert picture.save(tmp_path / "t.png").read_bytes() == png
   assert "matplotlib.pyplot" not in sys.modules or not sys.modules[
     "matplotlib.pyplot"].get_fignums()
-  assert repr(picture) == "<timeline: 8 events, 3 lanes, 1 state keys>"
+  assert repr(picture) == "Timeline(events=8, lanes=3, state_keys=1)"  # no word of a language
+  assert bundle["text/plain"] == "<timeline: 8 events, 3 lanes, 1 state keys>"
 
 
 def test_rendering_takes_well_under_a_second_at_ten_and_two_hundred_events():
@@ -393,3 +404,252 @@ def test_the_words_follow_the_notebook_language(tmp_path, monkeypatch):
   monkeypatch.setenv("ADKCOURSE_LANG", "id")
   assert timeline(long_events(4)).lang == "id"
   assert timeline(long_events(4), lang="en").lang == "en"
+
+
+# -- the layout as JSON, and the picture drawn again in another language -------------------------
+
+def _words_drawn(svg: str) -> list[str]:
+  """Every text the SVG draws (matplotlib writes each text drawn as paths in a comment)."""
+  return re.findall(r"<!-- (.*?) -->", svg)
+
+
+def _english_only(lang: str) -> set[str]:
+  """The English words of the picture that no word of ``lang`` is or contains."""
+  other = WORDS[lang].values()
+  return {w for k, w in WORDS["en"].items()
+          if "{" not in w and w != WORDS[lang][k] and not any(w in x for x in other)}
+
+
+def _through_a_notebook(data: dict, metadata: dict) -> nbformat.NotebookNode:
+  """The output as a committed notebook holds it: written by nbformat (sorted keys, split
+  lines) and read back."""
+  notebook = nbformat.v4.new_notebook()
+  cell = nbformat.v4.new_code_cell("timeline(session)")
+  cell.outputs = [nbformat.v4.new_output("display_data", data=data,
+                                         metadata=json.loads(json.dumps(metadata)))]
+  notebook.cells = [cell]
+  return nbformat.reads(nbformat.writes(notebook), as_version=4).cells[0].outputs[0]
+
+
+def _assert_round_trip(layout) -> None:
+  text = layout_to_json(layout)
+  back = layout_from_json(text)
+  assert back == layout
+  assert layout_to_json(back) == text  # a fixed point: what generate reads, it would write
+  assert layout_from_json(json.loads(text)) == layout
+  assert [s.from_session for s in back.sources] == [s.session is not None
+                                                    for s in layout.sources]
+  assert all(s.session is None for s in back.sources)
+  # Through a notebook, whose writer sorts every key (a state dict's too) and indents.
+  output = _through_a_notebook({"text/plain": "x"}, {METADATA_KEY: {"layout": json.loads(text)}})
+  assert layout_from_json(output.metadata[METADATA_KEY]["layout"]) == layout
+  for lang in ("en", "fr"):
+    assert render_outputs(back, lang) == render_outputs(layout, lang), lang
+  # What an output carries: the same picture, without what changes on every run.
+  stable_text = layout_to_json(layout, stable=True)
+  stable = layout_from_json(stable_text)
+  assert layout_to_json(stable, stable=True) == stable_text
+  assert render_outputs(stable, "en") == render_outputs(layout, "en")
+  assert [m.event_id for m in stable.marks] == [f"e{i + 1}" for i in range(len(layout.marks))]
+  assert [m.timestamp for m in stable.marks] == [float(m.index) for m in layout.marks]
+  assert len({i.invocation_id for i in stable.invocations}) == len(
+    {i.invocation_id for i in layout.invocations})
+  assert stable == replace(layout, marks=stable.marks, invocations=stable.invocations)
+
+
+async def test_the_layout_json_round_trip_is_exact_on_real_sessions(service):
+  planned = [e for e, _ in script()]
+  session, stored, written, _ = await play(service, planned,
+                                           state={"table": 4, "user:nickname": "Ana"})
+  _assert_round_trip(build_layout(stored))
+  _assert_round_trip(build_layout(written))  # temp: writes, dropped
+  start, end = stored.events[0].timestamp, stored.events[6].timestamp
+  summary = Event(author="user", invocation_id="c1", actions=EventActions(
+    compaction=EventCompaction(start_timestamp=start, end_timestamp=end,
+                               compacted_content=types.Content(
+                                 role="model", parts=[types.Part(text="Ana: vegan")]))))
+  await service.append_event(stored, summary)
+  stored = await service.get_session(app_name=APP, user_id=USER, session_id=session.id)
+  await rewind_session(session_service=service, session=stored, rewind_before_invocation_id="i2")
+  rewound = await service.get_session(app_name=APP, user_id=USER, session_id=session.id)
+  layout = build_layout(rewound)
+  assert layout.marks[-1].span is not None and layout.marks[-2].span is not None
+  _assert_round_trip(layout)
+  other, _, _, _ = await play(service, [
+    text_event("user", "b1", "What do you know?"),
+    result_event("b1", "set_dietary_preference", {}, {"user:dietary_preferences": ["nuts"]})])
+  other = await service.get_session(app_name=APP, user_id=USER, session_id=other.id)
+  compared = build_layout([rewound, other], labels=["phone", "laptop"])
+  assert compared.mode == "compare" and compared.links
+  _assert_round_trip(compared)
+  assert layout_from_json(layout_to_json(compared)).mismatches == compared.mismatches
+
+
+async def test_the_round_trip_of_two_hundred_folded_events_and_of_an_empty_session(tmp_path):
+  service = SqliteSessionService(str(tmp_path / "long.db"))
+  _, stored, _, _ = await play(service, long_events(200))
+  layout = build_layout(stored)
+  assert layout.folded_runs
+  _assert_round_trip(layout)
+  text = layout_to_json(layout)
+  assert len(text) < 60_000  # one copy of each value, however many events hold it
+  empty = await InMemorySessionService().create_session(app_name=APP, user_id=USER,
+                                                       state={"table": 4})
+  _assert_round_trip(build_layout(empty))
+  _assert_round_trip(build_layout([]))
+
+
+async def test_a_value_json_cannot_hold_keeps_the_text_the_picture_shows():
+  """Only an in-memory session holds such values (the other services store JSON)."""
+  service = InMemorySessionService()
+  odd = {"pair": ("oat", 2), "when": datetime.datetime(2026, 1, 2, 3, 4), "ratio": float("nan"),
+         "by_table": {4: "latte"}, "flag": True, "count": 1, "price": 1.0, "none": None}
+  live = await service.create_session(app_name=APP, user_id=USER)
+  await service.append_event(live, text_event("user", "i1", "hi", **odd))
+  layout = build_layout(live)
+  back = layout_from_json(layout_to_json(layout))
+  rows = {r.key: r for r in back.rows}
+  for key in ("pair", "when", "ratio", "by_table"):
+    assert isinstance(rows[key].values[0], Shown), key
+  assert rows["pair"].values[0].text == '["oat", 2]'
+  assert rows["when"].values[0].text == '"2026-01-02 03:04:00"'
+  for key in ("flag", "count", "price", "none"):  # True, 1 and 1.0 stay apart
+    assert rows[key].values[0] == odd[key] and type(rows[key].values[0]) is type(odd[key])
+  def refuse(constant):
+    raise AssertionError(f"{constant} is not JSON")
+
+  json.loads(layout_to_json(layout), parse_constant=refuse)  # strict JSON: every reader takes it
+  assert render_outputs(back, "en") == render_outputs(layout, "en")
+  assert layout_from_json(layout_to_json(back)) == back
+
+
+def test_a_layout_of_another_version_is_refused():
+  doc = json.loads(layout_to_json(build_layout(long_events(3))))
+  doc["version"] = 99
+  with pytest.raises(ValueError, match="version 99.*re-run the notebook"):
+    layout_from_json(doc)
+
+
+async def test_generate_draws_the_english_output_again_as_the_kernel_draws_it_in_french(
+    monkeypatch, tmp_path):
+  """The English output, as committed, drawn again in French, is the French kernel's output,
+  byte for byte: SVG, PNG, text and metadata (nbval compares the SVG and the text)."""
+  service = InMemorySessionService()
+  _, stored, _, _ = await play(service, [e for e, _ in script()], state={"table": 4})
+  monkeypatch.chdir(tmp_path)
+  monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
+  monkeypatch.setenv("ADKCOURSE_LANG", "en")
+  english = timeline(stored)
+  assert english.lang == "en" and english.follows_notebook
+  output = _through_a_notebook(*english._repr_mimebundle_())
+  assert output.metadata[METADATA_KEY]["lang"] is None
+  english_data = dict(output.data)
+  monkeypatch.setenv("ADKCOURSE_LANG", "fr")
+  kernel_data, kernel_metadata = timeline(stored)._repr_mimebundle_()  # a notebooks/fr kernel
+  assert rerender_output(output, "fr")
+  assert set(output.data) == set(LANGUAGE_MIMES)
+  assert output.data["image/svg+xml"] == kernel_data["image/svg+xml"]
+  assert output.data == kernel_data
+  assert output.metadata == json.loads(json.dumps(kernel_metadata))  # no language in it
+  assert timeline(stored, lang="fr")._repr_mimebundle_()[0] == kernel_data
+  assert output.data != english_data
+  svg = output.data["image/svg+xml"]
+  drawn = _words_drawn(svg)
+  assert WORDS["fr"]["state"] in drawn and WORDS["fr"]["stored"] in drawn
+  assert not _english_only("fr") & set(drawn), _english_only("fr") & set(drawn)
+  assert WORDS["en"]["state"] not in svg and not re.search(r"\bevents\b", svg)
+  assert output.data["text/plain"] == "<frise : 11 événements, 5 lignes, 5 clés d'état>"
+  # Indonesian too, from the same English output.
+  again = _through_a_notebook(english_data, output.metadata)
+  assert rerender_output(again, "id")
+  monkeypatch.setenv("ADKCOURSE_LANG", "id")
+  assert again.data == timeline(stored)._repr_mimebundle_()[0]
+  assert WORDS["id"]["state"] in _words_drawn(again.data["image/svg+xml"])
+
+
+def test_a_picture_whose_code_names_its_language_and_other_outputs_stay_as_they_are():
+  data, metadata = timeline(long_events(6), lang="en")._repr_mimebundle_()
+  assert metadata[METADATA_KEY]["lang"] == "en"  # the French kernel draws it in English too
+  output = _through_a_notebook(data, metadata)
+  assert not rerender_output(output, "fr") and output.data == data
+  table = nbformat.v4.new_output("execute_result", data={"text/plain": "a table"})
+  assert not rerender_output(table, "fr") and table.data == {"text/plain": "a table"}
+  # A language the picture has no words for is drawn in English, as the kernel does.
+  follows = timeline(long_events(6), lang="en")
+  follows.follows_notebook = True
+  output = _through_a_notebook(*follows._repr_mimebundle_())
+  assert rerender_output(output, "de") and output.data == follows._repr_mimebundle_()[0]
+
+
+def test_only_the_drawn_forms_are_in_a_language_and_generate_redraws_them():
+  """What generate does not redraw (the metadata, and ``repr``, which a print copies) holds
+  no word of a language; the text form is drawn again like the picture."""
+  events = long_events(80)
+  outputs = {lang: timeline(events, lang=lang) for lang in WORDS}
+  reprs = {repr(t) for t in outputs.values()}
+  assert reprs == {"Timeline(events=80, folded=59, lanes=3, state_keys=1)"}
+  bundles = {lang: t._repr_mimebundle_() for lang, t in outputs.items()}
+  entries = [{k: v for k, v in m[METADATA_KEY].items() if k != "lang"}
+             for _, m in bundles.values()]
+  assert all(e == entries[0] for e in entries)
+  texts = {lang: b[0]["text/plain"] for lang, b in bundles.items()}
+  assert len(set(texts.values())) == 3
+  assert texts["fr"] == "<frise : 80 événements, 59 repliés, 3 lignes, 1 clés d'état>"
+
+
+def _run_in_kernel(folder: Path, source: str) -> nbformat.NotebookNode:
+  """``source`` run by a real kernel started in ``folder``, as nbval and run_notebooks.py do;
+  its outputs as the saved notebook holds them."""
+  from nbclient import NotebookClient
+
+  notebook = nbformat.v4.new_notebook()
+  notebook.cells = [nbformat.v4.new_code_cell(source)]
+  folder.mkdir(parents=True, exist_ok=True)
+  NotebookClient(notebook, timeout=120, kernel_name="python3",
+                 resources={"metadata": {"path": str(folder)}}).execute()
+  return nbformat.reads(nbformat.writes(notebook), as_version=4).cells[0]
+
+
+def test_a_kernel_in_the_french_folder_draws_what_generate_draws_from_the_english(tmp_path):
+  """End to end, with real kernels: IPython writes the bundle as it is (the PNG in base64, the
+  metadata untouched), and the English notebook's output drawn again in French is the French
+  kernel's output."""
+  source = (
+    "from google.adk.events import Event, EventActions\n"
+    "from adkcourse.timeline import timeline\n"
+    "events = [Event(author='user', invocation_id='i1', actions=EventActions(state_delta={\n"
+    "  'user:diet': ['vegan'], 'order': {'items': ['oat latte'], 'total': 4.5}}))]\n"
+    "display(timeline(events))\n"
+    "timeline(events)\n")
+  env = {k: os.environ.pop(k) for k in ("ADKCOURSE_LANG", "JPY_SESSION_NAME") if k in os.environ}
+  try:
+    english = _run_in_kernel(tmp_path / "notebooks", source)
+    french = _run_in_kernel(tmp_path / "notebooks" / "fr", source)
+  finally:
+    os.environ.update(env)
+  assert [o.output_type for o in english.outputs] == ["display_data", "execute_result"]
+  # Two runs, other event ids and timestamps: the same metadata (stand-ins, see layout_to_json).
+  assert english.outputs[0].metadata == french.outputs[1].metadata
+  for ours, theirs in zip(english.outputs, french.outputs):
+    assert set(ours.data) == set(LANGUAGE_MIMES) and ours.metadata == theirs.metadata
+    assert WORDS["en"]["state"] in ours.data["image/svg+xml"]
+    assert ours.data != theirs.data
+    assert rerender_output(ours, "fr")
+    assert ours.data == theirs.data
+
+
+async def test_an_output_is_the_same_on_every_run_under_a_title():
+  """A lesson's session gets a new id, its events new ids and timestamps, on every run: under a
+  title none of them is drawn, and the output (metadata too) stays byte for byte."""
+  outputs = []
+  for _ in range(2):
+    service = InMemorySessionService()
+    _, stored, _, _ = await play(service, [e for e, _ in script()])
+    picture = timeline(stored, lang="en", title="Ana's first visit")
+    data, metadata = picture._repr_mimebundle_()
+    assert data["image/svg+xml"] == picture.svg  # drawn from the stand-ins: the same picture
+    assert metadata[METADATA_KEY]["layout"]["sources"][0]["session_id"] == "s1"
+    outputs.append(json.dumps([data, metadata], sort_keys=True))
+  assert outputs[0] == outputs[1]
+  untitled = timeline(stored, lang="en")._repr_mimebundle_()[1]
+  assert untitled[METADATA_KEY]["layout"]["sources"][0]["session_id"] == stored.id  # drawn

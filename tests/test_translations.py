@@ -21,6 +21,7 @@ from adkcourse.i18n import quizzes as quiz_tr
 from adkcourse.i18n.cli import findings, parse_args, render_quiz
 from adkcourse.i18n.yamlfile import TranslationFileError
 from adkcourse.quiz.bank import check_file, load_bank
+from adkcourse.timeline import LANGUAGE_MIMES, is_timeline_output
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = lesson_tr.lesson_names()
@@ -62,7 +63,16 @@ def test_code_cells_and_outputs_are_the_english_ones(lang, lesson):
         assert {k: v for k, v in out_ours.get("data", {}).items() if k not in QUIZ_MIMES} == \
             {k: v for k, v in out_theirs.get("data", {}).items() if k not in QUIZ_MIMES}
     else:
-      assert ours.outputs == theirs.outputs
+      # Same outputs, except a timeline picture's drawing (its words are in the notebook's
+      # language, redrawn by `generate` from the layout that both outputs carry unchanged).
+      assert len(ours.outputs) == len(theirs.outputs)
+      for out_ours, out_theirs in zip(ours.outputs, theirs.outputs):
+        if is_timeline_output(out_theirs):
+          assert out_ours.get("metadata") == out_theirs.get("metadata")
+          assert {k: v for k, v in out_ours["data"].items() if k not in LANGUAGE_MIMES} == \
+              {k: v for k, v in out_theirs["data"].items() if k not in LANGUAGE_MIMES}
+        else:
+          assert out_ours == out_theirs
 
 
 @pytest.mark.parametrize("lang,lesson", PAIRS)
@@ -618,3 +628,69 @@ def test_a_quiz_question_left_in_english_is_missing(course_copy):
 def test_what_counts_as_still_english(text, english, left):
   from adkcourse.i18n import still_english
   assert still_english(text, english) is left
+
+
+def _tiny_lesson_with_a_timeline(notebooks: Path, monkeypatch) -> tuple[list, dict, dict]:
+  """An executed English lesson of one code cell, as the kernel in notebooks/ writes it: a
+  print, a timeline that follows the notebook's language, and one whose code names English."""
+  from google.adk.events import Event, EventActions
+  from google.genai import types
+
+  from adkcourse.timeline import timeline
+
+  def said(author: str, text: str, **delta) -> Event:
+    return Event(author=author, invocation_id="i1", actions=EventActions(state_delta=delta),
+                 content=types.Content(role="user" if author == "user" else "model",
+                                       parts=[types.Part(text=text)]))
+
+  events = [said("user", "An oat latte", **{"user:diet": ["vegan"]}),
+            said("cafe_concierge", "Ordered.", current_order=["oat latte"])]
+  monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
+  monkeypatch.setenv("ADKCOURSE_LANG", "en")
+  follows = timeline(events)._repr_mimebundle_()
+  fixed = timeline(events, lang="en")._repr_mimebundle_()
+  cell = nbformat.v4.new_code_cell("print('two events')\ndisplay(timeline(events))\n"
+                                   "timeline(events, lang='en')")
+  cell.execution_count = 1
+  cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="two events\n"),
+                  nbformat.v4.new_output("display_data", data=follows[0], metadata=follows[1]),
+                  nbformat.v4.new_output("execute_result", data=fixed[0], metadata=fixed[1],
+                                         execution_count=1)]
+  notebook = nbformat.v4.new_notebook()
+  notebook.cells = [nbformat.v4.new_markdown_cell("# A tiny lesson"), cell]
+  notebooks.mkdir()
+  nbformat.write(notebook, notebooks / "01_tiny.ipynb")
+  english = nbformat.read(notebooks / "01_tiny.ipynb", as_version=4)
+  return events, english.cells[1], follows[1]
+
+
+def test_generate_draws_each_timeline_again_in_the_language(tmp_path, monkeypatch):
+  """A timeline output carries its layout: the generated notebook shows the picture the kernel
+  draws there (nbval compares it), in that language; everything else is copied."""
+  from adkcourse.timeline import WORDS, timeline
+
+  notebooks, root = tmp_path / "notebooks", tmp_path / "translations"
+  events, english, metadata = _tiny_lesson_with_a_timeline(notebooks, monkeypatch)
+  for lang in LANGUAGES:
+    assert lesson_tr.generate(lang, "01_tiny", render=render_quiz, notebooks_dir=notebooks,
+                              root=root)
+    generated = nbformat.read(lesson_tr.generated_path(lang, "01_tiny", notebooks), as_version=4)
+    cell = generated.cells[1]
+    assert cell.source == english.source and len(cell.outputs) == 3
+    printed, drawn, fixed = cell.outputs
+    assert printed == english.outputs[0] and fixed == english.outputs[2]  # its code says "en"
+    assert drawn.metadata == english.outputs[1].metadata
+    assert json.loads(json.dumps(metadata)) == drawn.metadata
+    kernel = timeline(events, lang=lang)._repr_mimebundle_()[0]  # what nbval's kernel draws
+    assert drawn.data == kernel
+    assert drawn.data["image/svg+xml"] != english.outputs[1].data["image/svg+xml"]
+    svg = drawn.data["image/svg+xml"]
+    assert f"<!-- {WORDS[lang]['state']} -->" in svg
+    assert WORDS["en"]["state"] not in svg and WORDS["en"]["stored"] not in svg
+    assert "events" not in drawn.data["text/plain"]
+    assert WORDS["en"]["state"] in fixed.data["image/svg+xml"]
+    # Drawn again, the same bytes: check finds nothing, generate changes nothing.
+    assert lesson_tr.generated_findings(lang, "01_tiny", render=render_quiz,
+                                        notebooks_dir=notebooks, root=root) == []
+    assert not lesson_tr.generate(lang, "01_tiny", render=render_quiz, notebooks_dir=notebooks,
+                                  root=root)

@@ -13,7 +13,8 @@
 Why the English copy: when a cell changes, ``status`` shows what changed in English (a diff of
 ``en`` against the notebook), which is what a translator needs to update ``text``; ``accept``
 then records the new English. Code cells are never translated: the generated notebook copies
-them, and their outputs, from the executed English notebook.
+them, and their outputs, from the executed English notebook (but for the quiz's fallback and the
+timeline pictures, drawn again in the language: see ``translated_notebook``).
 """
 
 from __future__ import annotations
@@ -341,12 +342,27 @@ def _quiz_outputs(cell: Any, lang: str, render: QuizRenderer) -> None:
         data[mime] = text
 
 
+def _timeline_outputs(cell: Any, lang: str) -> None:
+  """Every timeline picture of the cell drawn again in ``lang`` (``adkcourse.timeline``): its
+  output carries the layout it was drawn from, so the picture, its PNG and its text become what
+  the kernel draws in a ``lang`` notebook, which nbval compares. Imported only for a cell with
+  an output that has metadata (matplotlib and ADK are slow to import)."""
+  outputs = [output for output in cell.get("outputs", []) if output.get("metadata")]
+  if not outputs:
+    return
+  from adkcourse.timeline import rerender_output
+
+  for output in outputs:
+    rerender_output(output, lang)
+
+
 def translated_notebook(lang: str, lesson: str, *, render: QuizRenderer,
                         notebooks_dir: Path = NOTEBOOKS_DIR,
                         root: Path = TRANSLATIONS_DIR) -> Any:
   """The ``lang`` notebook of ``lesson``: current translations in place of the English markdown
   (a cell without a current translation stays English, and ``check`` fails on it), code cells
-  and outputs copied, and the quiz cell's fallback output rendered in ``lang``."""
+  and outputs copied, the quiz cell's fallback output rendered in ``lang``, and every timeline
+  picture that follows the notebook's language drawn again in ``lang``."""
   english, _ = english_cells(lesson, notebooks_dir)
   entries, _ = load(translation_path(lang, lesson, root), lang)
   siblings = set(lesson_names(notebooks_dir))
@@ -361,6 +377,7 @@ def translated_notebook(lang: str, lesson: str, *, render: QuizRenderer,
         cell.source = relink(source, siblings)
     elif cell.cell_type == "code":
       _quiz_outputs(cell, lang, render)
+      _timeline_outputs(cell, lang)
   notebook.metadata["adkcourse"] = {"language": lang, "source": f"../{lesson}.ipynb",
                                     "generated_by": "python -m adkcourse.i18n generate"}
   return notebook

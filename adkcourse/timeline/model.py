@@ -74,6 +74,9 @@ class Source:
   label: str
   session_id: str
   session: Optional[Session] = field(default=None, compare=False, repr=False)
+  from_session: bool = False
+  """Whether the input was a ``Session`` (the picture then shows its stored state). Kept apart
+  from ``session`` so that a layout read back from JSON, which holds no ADK object, knows it."""
 
 
 @dataclass(frozen=True)
@@ -228,12 +231,32 @@ def scope_of(key: str) -> Scope:
   return "session"
 
 
+@dataclass(frozen=True)
+class Shown:
+  """A state value that is not plain JSON (a tuple, a set, a datetime, NaN...), as read back
+  from ``layout_from_json``: only the text the picture shows of it, ``value_text`` of the
+  original. Only an in-memory session can hold such a value: the SQLite and database services
+  store JSON."""
+
+  text: str
+
+
+def value_text(value: Any) -> str:
+  """The one text the picture uses for a state value, and to tell two values apart: its JSON
+  with sorted keys (``str`` for what JSON cannot write)."""
+  if isinstance(value, Shown):
+    return value.text
+  try:
+    return json.dumps(value, ensure_ascii=False, default=str, sort_keys=True)
+  except (TypeError, ValueError):  # keys of mixed types, a cycle
+    return str(value)
+
+
 def short(value: Any, width: int = 24) -> str:
   """``value`` as one line of at most ``width`` characters (an ellipsis marks a cut)."""
   if value is UNSET:
     return ""
-  text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False,
-                                                         default=str, sort_keys=True)
+  text = value if isinstance(value, str) else value_text(value)
   text = " ".join(text.split())
   return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
 
@@ -323,7 +346,7 @@ def _sources(data: Any, labels: Optional[Sequence[str]]) -> list[tuple[Source, l
   out = []
   for name, item in zip(names, items):
     if isinstance(item, Session):
-      out.append((Source(name, item.id, item), list(item.events)))
+      out.append((Source(name, item.id, item, from_session=True), list(item.events)))
     else:
       out.append((Source(name, ""), item))
   return out
@@ -533,3 +556,138 @@ def _columns(marks: Sequence[Mark], fold_at: int) -> tuple[Column, ...]:
     if m is not None:
       columns.append(Column(m.index, m.index))
   return tuple(columns)
+
+
+# -- the layout as JSON ----------------------------------------------------------------------------
+
+JSON_VERSION = 1
+"""Raised when the format changes incompatibly: ``layout_from_json`` refuses other versions, so
+an old notebook output asks to be re-run instead of drawing something else."""
+
+
+def _plain_json(value: Any) -> bool:
+  """Whether JSON gives ``value`` back equal and of the same types (no tuple, no int key)."""
+  if value is None or type(value) in (str, int, bool):
+    return True
+  if type(value) is float:
+    return value == value and value not in (float("inf"), float("-inf"))
+  if type(value) is list:
+    return all(_plain_json(v) for v in value)
+  if type(value) is dict:
+    return all(type(k) is str and _plain_json(v) for k, v in value.items())
+  return False
+
+
+class _Values:
+  """State values written once each, by index (a row holds one value per event: at 200 events
+  the same dict would be repeated hundreds of times). An entry is ``[value]`` for a JSON value,
+  ``{"shown": text}`` for another (read back as ``Shown``); ``null`` in place of an index is
+  UNSET."""
+
+  def __init__(self) -> None:
+    self.entries: list[Any] = []
+    self._index: dict[str, int] = {}
+
+  def ref(self, value: Any) -> Optional[int]:
+    if value is UNSET:
+      return None
+    entry = [value] if _plain_json(value) else {"shown": value_text(value)}
+    key = json.dumps(entry, sort_keys=True, ensure_ascii=False)  # True and 1 stay apart
+    if key not in self._index:
+      self._index[key] = len(self.entries)
+      self.entries.append(entry)
+    return self._index[key]
+
+
+def layout_to_json(layout: Layout, *, stable: bool = False) -> str:
+  """``layout`` as compact JSON text, for a notebook output to carry (``Timeline``), so that
+  ``python -m adkcourse.i18n generate`` can draw it again in another language without a kernel.
+
+  ``layout_from_json`` gives back an equal ``Layout`` (``==``) whose picture is the same bytes.
+  What it cannot hold: the ``Session`` objects (``Source.session`` is None, ``from_session``
+  says there was one), and a state value that is not plain JSON, kept as the text the picture
+  shows of it (``Shown``).
+
+  ``stable=True`` (what a notebook output carries) replaces what changes on every run and the
+  picture never shows: event ids become ``e1``, ``e2``..., invocation ids ``i1``, ``i2``...
+  (in order of first appearance, one stand-in per id), timestamps the mark's index. Re-running
+  a lesson then leaves its outputs byte for byte as they were, metadata included."""
+  values = _Values()
+  events: dict[str, str] = {}
+  invocations: dict[str, str] = {}
+
+  def event_id(value: str) -> str:
+    return events.setdefault(value, f"e{len(events) + 1}") if stable else value
+
+  def invocation_id(value: str) -> str:
+    return invocations.setdefault(value, f"i{len(invocations) + 1}") if stable else value
+
+  doc = {
+    "version": JSON_VERSION,
+    "mode": layout.mode,
+    "sources": [{"label": s.label, "session_id": s.session_id, "from_session": s.from_session}
+                for s in layout.sources],
+    "lanes": [[l.source, l.role, l.name] for l in layout.lanes],
+    "marks": [{"index": m.index, "source": m.source, "position": m.position,
+               "event_id": event_id(m.event_id), "invocation_id": invocation_id(m.invocation_id),
+               "author": m.author, "lane": m.lane, "kind": m.kind, "label": m.label,
+               "timestamp": float(m.index) if stable else m.timestamp,
+               "writes": [[w.key, w.scope, values.ref(w.value), w.dropped, w.replaces]
+                          for w in m.writes],
+               "span": list(m.span) if m.span is not None else None}
+              for m in layout.marks],
+    "rows": [{"key": r.key, "scope": r.scope, "owner": r.owner,
+              "values": [values.ref(v) for v in r.values], "initial": values.ref(r.initial),
+              "stored": values.ref(r.stored), "memory_only": r.memory_only,
+              "differs": r.differs}
+             for r in layout.rows],
+    "invocations": [[i.source, invocation_id(i.invocation_id), i.number, i.first, i.last]
+                    for i in layout.invocations],
+    "columns": [[c.first, c.last] for c in layout.columns],
+    "links": [[k.key, k.from_mark, k.to_mark] for k in layout.links],
+    "mismatches": list(layout.mismatches),
+  }
+  doc["values"] = values.entries
+  return json.dumps(doc, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def layout_from_json(doc: Union[str, dict]) -> Layout:
+  """The ``Layout`` that ``layout_to_json`` wrote (its text, or that text parsed)."""
+  if isinstance(doc, str):
+    doc = json.loads(doc)
+  if not isinstance(doc, dict) or doc.get("version") != JSON_VERSION:
+    found = doc.get("version") if isinstance(doc, dict) else type(doc).__name__
+    raise ValueError(f"a timeline layout of version {found!r}, not {JSON_VERSION}: re-run the "
+                     "notebook that drew it")
+  entries = doc["values"]
+
+  def value(ref: Optional[int]) -> Any:
+    if ref is None:
+      return UNSET
+    entry = entries[ref]
+    return entry[0] if isinstance(entry, list) else Shown(entry["shown"])
+
+  marks = tuple(
+    Mark(index=m["index"], source=m["source"], position=m["position"], event_id=m["event_id"],
+         invocation_id=m["invocation_id"], author=m["author"], lane=m["lane"], kind=m["kind"],
+         label=m["label"], timestamp=m["timestamp"],
+         writes=tuple(Write(key, scope, value(ref), dropped, replaces)
+                      for key, scope, ref, dropped, replaces in m["writes"]),
+         span=tuple(m["span"]) if m["span"] is not None else None)  # type: ignore[arg-type]
+    for m in doc["marks"])
+  return Layout(
+    mode=doc["mode"],
+    sources=tuple(Source(s["label"], s["session_id"], from_session=s["from_session"])
+                  for s in doc["sources"]),
+    lanes=tuple(Lane(source, role, name) for source, role, name in doc["lanes"]),
+    marks=marks,
+    rows=tuple(Row(key=r["key"], scope=r["scope"], owner=r["owner"],
+                   values=tuple(value(v) for v in r["values"]), initial=value(r["initial"]),
+                   stored=value(r["stored"]), memory_only=r["memory_only"],
+                   differs=r["differs"])
+               for r in doc["rows"]),
+    invocations=tuple(Invocation(*i) for i in doc["invocations"]),
+    columns=tuple(Column(first, last) for first, last in doc["columns"]),
+    links=tuple(Link(*k) for k in doc["links"]),
+    mismatches=tuple(doc["mismatches"]),
+  )

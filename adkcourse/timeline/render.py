@@ -20,7 +20,7 @@ Why these choices:
 from __future__ import annotations
 
 import io
-import json
+import base64
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
@@ -31,7 +31,8 @@ from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 from matplotlib.patches import Rectangle
 
-from .model import KINDS, SCOPES, UNSET, Layout, Mark, Row, short
+from .model import KINDS, SCOPES, UNSET, Layout, Mark, Row, short, value_text
+from .words import WORDS
 
 # Okabe-Ito.
 BLACK, ORANGE, SKY, GREEN, YELLOW, BLUE, VERMILLION, PURPLE = (
@@ -48,6 +49,7 @@ RC = {"svg.fonttype": "path", "svg.hashsalt": "adkcourse-timeline", "svg.id": No
       "svg.image_inline": True, "path.simplify": True, "hatch.linewidth": 0.7,
       "font.family": "DejaVu Sans", "axes.unicode_minus": False}
 METADATA = {"Date": None, "Creator": "adkcourse.timeline"}
+PNG_DPI = 100
 _PAGE_WIDE_STYLE = """ <defs>
   <style type="text/css">*{stroke-linejoin: round; stroke-linecap: butt}</style>
  </defs>
@@ -136,11 +138,7 @@ def _row_title(layout: Layout, row: Row, words: dict[str, str]) -> str:
 
 
 def _same(a: Any, b: Any) -> bool:
-  try:
-    return json.dumps(a, sort_keys=True, default=str) == json.dumps(b, sort_keys=True,
-                                                                    default=str)
-  except (TypeError, ValueError):
-    return a == b
+  return value_text(a) == value_text(b)
 
 
 def render_svg(layout: Layout, words: dict[str, str], title: Optional[str] = None) -> str:
@@ -152,11 +150,36 @@ def render_svg(layout: Layout, words: dict[str, str], title: Optional[str] = Non
 
 
 def render_png(layout: Layout, words: dict[str, str], title: Optional[str] = None,
-               dpi: float = 100) -> bytes:
+               dpi: float = PNG_DPI) -> bytes:
   """The same picture as PNG: the one image JupyterLab and Notebook 7 show for an *untrusted*
   output (a committed notebook opened before it is run), where they never render SVG."""
   with matplotlib.rc_context(RC):
     return _draw(layout, words, title)[0].png(dpi)
+
+
+def render_outputs(layout: Layout, lang: str, title: Optional[str] = None,
+                   png: bool = True) -> dict[str, str]:
+  """The picture of ``layout`` in ``lang`` as a notebook output's data, exactly as the notebook
+  stores it: ``image/svg+xml`` (the SVG text), ``image/png`` (base64, as ipykernel writes
+  bytes; only with ``png``) and ``text/plain`` (a line in ``lang``: the counts).
+
+  One function for both ways an output is made, so that they agree byte for byte: the kernel
+  (``Timeline._repr_mimebundle_``) and ``python -m adkcourse.i18n generate``, which draws an
+  English output again in the generated notebook's language from the layout it carries."""
+  words = WORDS[lang]
+  with matplotlib.rc_context(RC):
+    canvas, heading = _draw(layout, words, title)
+    data = {"image/svg+xml": canvas.svg(heading), "text/plain": summary(layout, words)}
+    if png:
+      data["image/png"] = base64.b64encode(canvas.png(PNG_DPI)).decode("ascii")
+  return data
+
+
+def summary(layout: Layout, words: dict[str, str]) -> str:
+  """The output's text form, for a front end that shows no image: what the picture holds."""
+  folded = words["summary folded"].format(n=layout.folded_events) if layout.folded_runs else ""
+  return words["summary"].format(events=len(layout.marks), folded=folded,
+                                 lanes=len(layout.lanes), keys=len(layout.rows))
 
 
 def _draw(layout: Layout, words: dict[str, str], title: Optional[str]) -> tuple[_Canvas, str]:
@@ -166,7 +189,7 @@ def _draw(layout: Layout, words: dict[str, str], title: Optional[str]) -> tuple[
   label_size = 6.5 if col_w >= 0.3 else 5.5
   rows = layout.rows
   has_start = any(r.initial is not UNSET for r in rows)
-  has_stored = any(s.session is not None for s in layout.sources) and bool(rows)
+  has_stored = any(s.from_session for s in layout.sources) and bool(rows)
   left = 2.4
   start_w = 1.0 if has_start else 0.0
   stored_w = 1.2 if has_stored else 0.0

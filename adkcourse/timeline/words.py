@@ -29,6 +29,8 @@ WORDS: dict[str, dict[str, str]] = {
     "shared": "shared", "title": "session {session}", "titles": "sessions {session}",
     "commit": "appends in commit order",
     "compare": "two sessions on one time axis", "and more": "and {n} more",
+    "summary": "<timeline: {events} events{folded}, {lanes} lanes, {keys} state keys>",
+    "summary folded": ", {n} folded",
   },
   "fr": {
     "user": "utilisateur", "agent": "agent", "tool": "outil",
@@ -49,6 +51,8 @@ WORDS: dict[str, dict[str, str]] = {
     "shared": "partagé", "title": "session {session}", "titles": "sessions {session}",
     "commit": "ajouts dans l'ordre d'écriture", "compare": "deux sessions sur un même axe",
     "and more": "et {n} de plus",
+    "summary": "<frise : {events} événements{folded}, {lanes} lignes, {keys} clés d'état>",
+    "summary folded": ", {n} repliés",
   },
   "id": {
     "user": "pengguna", "agent": "agen", "tool": "alat",
@@ -68,6 +72,8 @@ WORDS: dict[str, dict[str, str]] = {
     "shared": "bersama", "title": "session {session}", "titles": "session {session}",
     "commit": "penambahan sesuai urutan commit", "compare": "dua session pada satu sumbu waktu",
     "and more": "dan {n} lagi",
+    "summary": "<timeline: {events} event{folded}, {lanes} jalur, {keys} kunci state>",
+    "summary folded": ", {n} dilipat",
   },
 }
 
