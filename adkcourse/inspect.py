@@ -145,3 +145,12 @@ def event_table(events: Iterable[Union[Event, dict, str]], width: int = 70) -> p
     rows.append({"invocation_id": event.invocation_id, "author": event.author, "kind": classify_event(event),
                  "summary": summarize_event(event, width), "state_delta": delta or ""})
   return pd.DataFrame(rows, columns=["invocation_id", "author", "kind", "summary", "state_delta"])
+
+
+def timeline(*args: Any, **kwargs: Any) -> Any:
+  """The session as a picture, beside its tables: ``adkcourse.timeline.timeline`` (see
+  docs/timeline.md), here so that a lesson that inspects tables imports both from one place.
+  Imported on first use: the picture needs matplotlib, the tables do not."""
+  from adkcourse.timeline import timeline as draw
+
+  return draw(*args, **kwargs)

@@ -54,6 +54,13 @@ def test_every_adk_file_the_lesson_cites_exists_in_the_pinned_adk(source):
     ("cli/cli.py", "artifact_service_uri = 'memory://'"),
     ("cli/utils/service_factory.py", "_is_cloud_run()"),
     ("agents/parallel_agent.py", "ParallelAgent is deprecated in favor of Workflow"),
+    ("agents/parallel_agent.py", "Workflow cannot yet be used as an LlmAgent sub-agent."),
+    ("tools/agent_tool.py", "artifact_service=ForwardingArtifactService(tool_context)"),
+    ("tools/agent_tool.py", "prefer\n    setting ``mode='single_turn'`` on the sub-agent"),
+    ("sessions/_rewind_utils.py", "artifact = artifact_util._new_rewind_tombstone()"),
+    ("cli/utils/service_factory.py", '_KUBERNETES_HOST_ENV = "KUBERNETES_SERVICE_HOST"'),
+    ("cli/utils/service_factory.py", '_FORCE_LOCAL_STORAGE_ENV = "ADK_FORCE_LOCAL_STORAGE"'),
+    ("cli/cli_deploy.py", "if parse(adk_version) >= parse('1.3.0') and not use_local_storage:"),
 ])
 def test_the_code_the_lesson_points_to_is_where_it_says(source, name):
   assert name in (ADK / source).read_text()

@@ -499,9 +499,25 @@ def build_layout(data: TimelineInput, *, labels: Optional[Sequence[str]] = None,
                for k, o in ordered)
   mismatches = tuple(r.key if r.owner is None else f"{sources[r.owner].label}:{r.key}"
                      for r in rows if r.differs)
+  invocations = _invocations(marks)
+  marks = _rewinds_by_number(marks, invocations)
   return Layout(mode=mode, sources=sources, lanes=lanes, marks=tuple(marks), rows=rows,
-                invocations=_invocations(marks), columns=_columns(marks, fold_at),
+                invocations=invocations, columns=_columns(marks, fold_at),
                 links=tuple(links), mismatches=mismatches)
+
+
+def _rewinds_by_number(marks: list[Mark], invocations: tuple[Invocation, ...]) -> list[Mark]:
+  """A rewind's label names the invocation it rewinds before by its number in the picture
+  ("< 2"), not by its id: ids are new on every run, so a picture that drew them would differ on
+  every run (and a committed notebook's output with it)."""
+  number = {(i.source, i.invocation_id): i.number for i in invocations}
+  out = []
+  for mark in marks:
+    if mark.kind == "rewind" and mark.label.startswith("< "):
+      target = number.get((mark.source, mark.label[2:]))
+      mark = replace(mark, label=f"< {target}" if target else "<")
+    out.append(mark)
+  return out
 
 
 def _with_span(mark: Mark, event: Event, marks: list[Mark]) -> Mark:

@@ -228,6 +228,7 @@ def _draw(layout: Layout, words: dict[str, str], title: Optional[str]) -> tuple[
   ax = cv.ax
 
   # Title.
+  titled = title is not None
   if title is None:
     ids = [s.session_id for s in layout.sources if s.session_id]
     if len(set(ids)) > 1:
@@ -256,7 +257,10 @@ def _draw(layout: Layout, words: dict[str, str], title: Optional[str]) -> tuple[
     source = layout.sources[s] if layout.sources else None
     head = words["invocation"]
     if source is not None and source.label:
-      head = f"{source.label}" + (f" · {source.session_id[:8]}" if source.session_id else "")
+      # The session's id only when no title was given: ids are new on every run, and a lesson's
+      # picture (with its title) must draw the same on every run.
+      shown_id = source.session_id[:8] if source.session_id and not titled else ""
+      head = f"{source.label}" + (f" · {shown_id}" if shown_id else "")
     cv.text(0.2, y + block_head / 2, head, 7, font=BOLD)
     for inv in (i for i in layout.invocations if i.source == s):
       a, b = col_of[inv.first], col_of[inv.last]
