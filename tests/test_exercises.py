@@ -150,7 +150,8 @@ LESSONS = {"remember_favorite_drink": "01_sessions_events_state.ipynb",
            "forget_user": "02_sqlite_memory.ipynb", "copy_user_to": "03_postgres.ipynb",
            "grant_runtime_role": "04_production_postgres.ipynb",
            "remember_with_consent": "05_long_term_memory.ipynb",
-           "fit_the_budget": "06_long_conversations.ipynb"}
+           "fit_the_budget": "06_long_conversations.ipynb",
+           "erase_user_artifacts": "07_agents_and_artifacts.ipynb"}
 
 
 def _stub_message(source: str, name: str) -> str:

@@ -16,7 +16,8 @@ from ..report import Report
 from ._engine import Check, Exercise, Open, Resources, View, world_seeds
 
 EXERCISES: tuple[str, ...] = ("remember_favorite_drink", "forget_user", "copy_user_to",
-                              "grant_runtime_role", "fit_the_budget", "remember_with_consent")
+                              "grant_runtime_role", "fit_the_budget", "remember_with_consent",
+                              "erase_user_artifacts")
 
 
 class UnknownExercise(KeyError):

@@ -1,0 +1,462 @@
+"""The judge of the lesson-7 exercise ``erase_user_artifacts`` (erase one user's files).
+
+Contract (``exercises/erase_user_artifacts.py``): ``async def erase_user_artifacts(
+artifact_service, session_service, user_id, app_names) -> int`` removes, in each app named,
+every version of every file of the user kept by a ``FileArtifactService`` (``user:`` files and
+the files of every session, sessions the ``SqliteSessionService`` no longer lists included, and
+the staging folders of saves that never finished), leaves no ``versions`` folder of theirs, and
+returns the number of versions erased (as ``list_versions`` counts them). Everything else stays
+byte for byte: other users' files and folders, the user's files in other apps, the session
+store; no copy is made. The user's own folders may stay empty or go.
+
+A world is an artifact folder written through ``FileArtifactService`` and a session file
+written through ``SqliteSessionService`` (``_world.play``). The user has sessions the service
+lists, deleted ones and ones it never held, each with several files of several versions: text
+and binary, empty ones, a rewind's tombstone, names with spaces, padding, an emoji, ``é`` in
+both Unicode forms, nested (``receipts/2024/march.txt``, ``doc`` beside ``doc/nested.txt``, the
+number-like ``draft/1``), and ``user:`` files saved from a session or with none (listed under a
+bare name that a session file shares), staging folders of killed saves (one made before a
+later save, which skipped its number: versions 0, 1, 3) and one alone. Beside them:
+users whose ids a sloppy match confuses with theirs (prefix, case, padding, NFC and NFD, glob
+characters and what they match, an id with a slash whose folder lies inside theirs, the parent
+of theirs, a backslash twin) holding the same file names and session ids (``default``), an
+other user's empty folders, the user in apps not named (a prefix, case or Unicode twin of a
+named one, one nested in it, a plain other app). Variants: the user id with quotes, with glob
+characters (and a session id with a slash), with a slash (and a decomposed accent), padded
+with an emoji and no session left in the store (named apps: one with nothing, one twice).
+
+Observed: every entry of the world's folder, at return time and as the run left it (files by
+size and hash, folders, links; described by ``act`` in one file, see ``_support.pack``: the
+sandbox returns too few files, too shallow, for ADK's layout), every row and the format of the
+session file, files left anywhere else in the work folder, and what the call returned.
+"""
+
+from __future__ import annotations
+
+import random
+import unicodedata
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+from google.adk.artifacts.file_artifact_service import FileArtifactService
+from google.adk.events import Event, EventActions
+from google.adk.sessions.sqlite_session_service import SqliteSessionService
+from google.genai import types
+
+from ._engine import ABSENT, Check, Exercise, Open, Resources, View, same
+from ._erase_user_artifacts_support import (FILE_NAMES, MANIFEST, Saves, as_observation, owner,
+                                            pack, read_manifest, scan, scope_of, session_of,
+                                            stored_name, user_base, valid_id, write_root)
+from ._harness import ActWorld
+from ._observe import describe_key, quote, read_sqlite, stray_files
+from ._world import (FIRST_NAMES, NICKNAMES, SHARED_SESSION_IDS, Clock, awkward_user_id,
+                     event_json, lookalike_ids, play, secret)
+
+ROOT, DB_NAME = "artifacts", "sessions.db"
+KEEP = tuple(DB_NAME + suffix for suffix in ("", "-journal", "-wal", "-shm"))  # read as SQLite
+VARIANTS = ("quotes", "glob", "slash", "no session left")
+APP_STEMS = ("caf\u00e9_team", "barista", "bakery", "roastery", "tea_house")
+TEAMS, DESKS = ("north", "clinic", "team-7"), ("desk", "kiosk", "counter")
+NFD_NAMES = ("zoe\u0301", "rene\u0301e", "noe\u0308l", "jose\u0301")
+CHILDREN = ("x", "old", "kids")
+SCOPE_CHECK = {"live": "session_files_erased", "deleted": "deleted_sessions_erased",
+               "disk": "deleted_sessions_erased"}
+
+
+# --- the world ---------------------------------------------------------------------------------
+
+def pick_user(rng: random.Random, kind: str) -> str:
+  first, nick = rng.choice(FIRST_NAMES), rng.choice(NICKNAMES)
+  if kind == "quotes":
+    return awkward_user_id(rng, "quotes")
+  if kind == "glob":
+    return rng.choice((f"{first}*", f"{first}?{nick}", f"[{first[0]}]{first[1:]}"))
+  if kind == "slash":
+    return f"{rng.choice(TEAMS)}/{rng.choice(NFD_NAMES)}"
+  return f" {first} \u2615 {nick} "
+
+
+def lookalikes(rng: random.Random, user: str, count: int = 6) -> list[str]:
+  """Other users a sloppy match takes for ``user``: always a user nested in its folder
+  (``user/x``), its upper case, stripped and other Unicode forms, what its glob characters
+  match and, for an id with a slash, its parent; then some of: a prefix, other cases, padding,
+  a backslash twin (``count`` in all: each user's folders cost the judge's CPU time)."""
+  first = [f"{user}/{rng.choice(CHILDREN)}", user.upper(), user.strip(),
+           unicodedata.normalize("NFC", user), unicodedata.normalize("NFD", user)]
+  if any(c in user for c in "*?["):
+    first.append(user.replace("*", "").replace("?", "_").replace("[", "").replace("]", ""))
+  if "/" in user:
+    first.append(user.rsplit("/", 1)[0])
+  rest = lookalike_ids(rng, user) + [user.strip(), f" {user}", f"{user} ",
+                                     user.replace("/", "\\")]
+  rng.shuffle(rest)
+  first = [o for o in dict.fromkeys(first) if o != user and valid_id(o)]
+  rest = [o for o in dict.fromkeys(rest) if o != user and valid_id(o) and o not in first]
+  return first + rest[:max(0, count - len(first))]
+
+
+def generate(rng: random.Random, variant: int) -> dict[str, Any]:
+  kind = VARIANTS[variant]
+  user = pick_user(rng, kind)
+  stems = rng.sample(APP_STEMS, 3)
+  first_app, second_app, other_app = (f"{s}_{rng.randrange(10, 99)}" for s in stems)
+  twins = [a for a in dict.fromkeys([first_app.upper(), unicodedata.normalize("NFD", first_app)])
+           if a != first_app]  # and a prefix twin, in every world
+  twin_apps = [f"{first_app}_beta", rng.choice(twins)] + (
+      [f"{first_app}/v2"] if kind == "no session left" else []) + [other_app]
+  listed = [first_app, second_app]
+  app_names = rng.sample(listed, 2)
+  missing = None
+  if kind == "no session left":  # an app with nothing of anyone's, and one named twice
+    missing = f"{stems[1]}_archive"
+    app_names += [missing, first_app]
+  others = lookalikes(rng, user, count=5)
+  bystander = rng.choice([n for n in FIRST_NAMES if n not in user.lower() and n not in others])
+  saves, clock = Saves(rng), Clock(rng)
+  sessions: list[list[str]] = []  # [app, user, session id, "live" / "deleted" / "disk"]
+  pending: list[dict[str, Any]] = []
+  deleted: list[dict[str, Any]] = []
+  shared = rng.choice(SHARED_SESSION_IDS)
+
+  def portfolio(app: str, who: str, ids: list[tuple[str, str]], files: tuple[int, int],
+                versions: int, user_files: int, bare: bool, tombstone: bool = False) -> None:
+    names: list[str] = []
+    for session, where in ids:
+      sessions.append([app, who, session, where])
+      for name in rng.sample(FILE_NAMES, rng.randint(*files)):
+        names.append(name)
+        saves.add(app, who, session, name, rng.randint(1, versions),
+                  tombstone and rng.random() < 0.3)
+    for name in rng.sample(FILE_NAMES, user_files):
+      saves.add(app, who, rng.choice([s for s, _ in ids] + [None]), f"user:{name}",
+                rng.randint(1, versions))
+    if bare:  # saved with no session: listed under its bare name, often a session file's too
+      name = rng.choice(names) if names and rng.random() < 0.7 else rng.choice(FILE_NAMES)
+      saves.add(app, who, None, name, rng.randint(1, versions))
+
+  # The user in the first named app: sessions the store lists, deleted ones, one it never had.
+  own = [shared, f"s-{secret(rng)[:8]}", f"s-{secret(rng)[:8]}"]
+  if kind in ("glob", "slash"):
+    own.append(f"{rng.choice(DESKS)}/{rng.choice(('main', 'night', '7'))}")
+  wheres = {"quotes": ["live", "live", "deleted"], "glob": ["live", "deleted", "disk", "live"],
+            "slash": ["live", "disk", "live", "deleted"],
+            "no session left": ["deleted", "disk", "deleted"]}[kind]
+  portfolio(first_app, user, list(zip(own, wheres)), (1, 2), 3, 2, True, tombstone=True)
+  mine = [s for s in saves.items if s["user"] == user]
+  rewound = rng.choice([s for s in mine if s["session"] and not s["file"].startswith("user:")])
+  saves.add(first_app, user, rewound["session"], rewound["file"], 1, tombstone=True)
+  # A save killed before another one: the later save skips its number (versions 0, 1, 3).
+  pending.append({"app": first_app, "user": user, "session": rewound["session"],
+                  "file": rewound["file"], "with": "tmp", "after": len(saves.items),
+                  "version": saves.versions[_where(rewound)], "hex": secret(rng)})
+  saves.versions[_where(rewound)] += 1
+  saves.add(first_app, user, rewound["session"], rewound["file"], 1)
+  target = rng.choice(mine)
+  pending.append({"app": first_app, "user": user, "session": target["session"],
+                  "file": target["file"], "with": rng.choice(("payload", "metadata", "tmp")),
+                  "version": saves.versions[_where(target)], "hex": secret(rng)})
+  if kind in ("quotes", "slash"):  # an artifact whose only save never finished
+    pending.append({"app": first_app, "user": user, "session": own[-1],
+                    "file": "unfinished upload.bin", "with": "payload", "version": 0,
+                    "hex": secret(rng) * 3})
+  # Others in the same app, with the same file names and session ids.
+  for other in others + [bystander]:
+    ids = [(rng.choice([shared] + own[:2] + [f"s-{secret(rng)[:8]}"]), "live")]
+    portfolio(first_app, other, ids, (1, 1), 2, int(rng.random() < 0.3), rng.random() < 0.2)
+  old = f"s-{secret(rng)[:8]}"
+  sessions.append([first_app, bystander, old, "live"])
+  saves.add(first_app, bystander, old, "old receipt.txt", 2)
+  saves.add(first_app, bystander, None, "user:old card.txt", 1)
+  deleted += [{"app": first_app, "user": bystander, "session": old, "file": "old receipt.txt"},
+              {"app": first_app, "user": bystander, "session": None,
+               "file": "user:old card.txt"}]
+  mate = rng.choice(others)
+  item = next((s for s in saves.items if s["user"] == mate), None)
+  if item is not None:
+    pending.append({"app": first_app, "user": mate, "session": item["session"],
+                    "file": item["file"], "with": "metadata",
+                    "version": saves.versions[_where(item)], "hex": secret(rng)})
+  # The second named app: the user, a user nested in their folder, a bystander.
+  second = [(shared, "live"), (f"s-{secret(rng)[:8]}", "deleted")][:rng.randint(1, 2)]
+  if kind == "no session left":
+    second = [(shared, "deleted")]
+  portfolio(second_app, user, second, (1, 1), 2, 1, rng.random() < 0.5)
+  for other in [o for o in others if o.startswith(f"{user}/")]:
+    portfolio(second_app, other, [(shared, "live")], (1, 1), 2, 0, False)
+  # Apps not named: twins of the first, a plain other one; the user has files in each.
+  for app in twin_apps:
+    portfolio(app, user, [(shared, "live")], (1, 1), 2, int(rng.random() < 0.5), False)
+  portfolio(other_app, bystander, [(shared, "live")], (1, 1), 1, 1, False)
+  twin = rng.choice(twin_apps)
+  item = next(s for s in saves.items if s["app"] == twin and s["user"] == user)
+  pending.append({"app": twin, "user": user, "session": item["session"], "file": item["file"],
+                  "with": "payload", "version": saves.versions[_where(item)],
+                  "hex": secret(rng)})
+  script = session_script(rng, clock, sessions, saves.items)
+  pairs = {(s["app"], s["user"]) for s in saves.items} | {(a, u) for a, u, _, _ in sessions}
+  pairs |= {(app, user) for app in app_names}
+  owners = sorted(([user_base(a, u), a, u] for a, u in pairs), key=lambda o: -len(o[0]))
+  return {"variant": variant, "kind": kind, "user": user, "app_names": app_names,
+          "listed": sorted(set(app_names)), "missing_app": missing, "twin_apps": twin_apps,
+          "apps": sorted({a for a, _ in pairs}, key=len, reverse=True),
+          "others": others + [bystander], "saves": saves.items, "pending": pending,
+          "deleted_artifacts": deleted, "sessions": sessions, "owners": owners,
+          "script": script,
+          "erased_versions": sum(saves.count(a, user) for a in set(app_names))}
+
+
+def _where(save: dict[str, Any]) -> tuple:
+  return (save["app"], save["user"], scope_of(save["session"], save["file"]),
+          stored_name(save["file"]))
+
+
+def session_script(rng: random.Random, clock: Clock, sessions: list[list[str]],
+                   saves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+  """The session store: each session the store has (or had) with one event whose
+  ``artifact_delta`` names the files its run saved; the deleted ones deleted afterwards."""
+  script: list[dict[str, Any]] = []
+  for app, who, session, where in sessions:
+    if where == "disk":
+      continue
+    script.append({"op": "create", "app": app, "user": who, "id": session,
+                   "state": {"table": rng.randrange(1, 20), "user:visits": rng.randrange(9)}})
+    delta: dict[str, int] = {}
+    for save in saves:
+      if (save["app"], save["user"], save["session"]) == (app, who, session):
+        delta[save["file"]] = delta.get(save["file"], -1) + 1
+    event = Event(invocation_id=f"e-{secret(rng)}", author="barista",
+                  timestamp=clock.tick(rng), actions=EventActions(artifact_delta=delta),
+                  content=types.Content(role="model", parts=[types.Part(
+                      text=f"Saved {len(delta)} file(s) for you ({secret(rng)})")]))
+    script.append({"op": "append", "app": app, "user": who, "id": session,
+                   "event": event_json(event)})
+  for app, who, session, where in sessions:
+    if where == "deleted":  # ADK keeps the files of a deleted session
+      script.append({"op": "delete", "app": app, "user": who, "id": session})
+  return script
+
+
+async def build(spec: dict[str, Any], folder: Path, resources: Resources) -> dict[str, Any]:  # noqa: ARG001
+  await write_root(folder / ROOT, spec["saves"], spec["pending"], spec["deleted_artifacts"])
+  await play(SqliteSessionService(str(folder / DB_NAME)), spec["script"])
+  return {"root": ROOT, "db": DB_NAME, "user": spec["user"], "apps": spec["app_names"]}
+
+
+# --- act and observe -----------------------------------------------------------------------------
+
+async def act(fn: Callable, world: ActWorld) -> None:
+  """Call ``fn(artifact_service, session_service, user_id, app_names)`` on the world's
+  services; describe the folder when it returns (the snapshot) and as the run leaves it."""
+  artifacts = FileArtifactService(world.path(world.inputs["root"]))
+  sessions = SqliteSessionService(world.path(world.inputs["db"]))
+  await world.call(fn, artifacts, sessions, world.inputs["user"], list(world.inputs["apps"]))
+  at_return = scan(world.folder, KEEP)
+  pack(world.folder, scan(world.folder, KEEP), KEEP)  # first: the snapshot copies no tree
+  world.snapshot()  # the session file as it was at return time, and a manifest to replace
+  pack(world.snapshot_dir, at_return, KEEP)
+
+
+async def observe(spec: dict[str, Any], folder: Path, inputs: dict[str, Any], view: View
+                  ) -> dict:
+  where = view.snapshot or folder
+  manifest = where / MANIFEST
+  observed = (read_manifest(manifest) if manifest.is_file() and view.kind != "pristine"
+              else as_observation(scan(where, KEEP)))
+  observed.update(read_sqlite(where / DB_NAME, ("db",), trusted=view.kind == "pristine"))
+  if view.kind != "pristine":
+    observed.update(stray_files(folder.parent, ("elsewhere",)))
+  return observed
+
+
+def place(spec: dict[str, Any], path: str) -> tuple[str, Optional[tuple[str, str, str]], str]:
+  """What a path of the world's folder is: ("root", owner, scope) in the artifact folder,
+  where scope is "user", "base", a session's check name or "other"; else ("world", None, "")."""
+  if not path.startswith(ROOT + "/"):
+    return "world", None, ""
+  relative = path[len(ROOT) + 1:]
+  found = owner(spec, relative)
+  if found is None:
+    return "root", None, ""
+  app, who, rest = found
+  if rest == "" or rest == "sessions":
+    return "root", found, "base"
+  if rest == "artifacts" or rest.startswith("artifacts/"):
+    return "root", found, "user"
+  session = session_of(spec, app, who, rest)
+  return "root", found, SCOPE_CHECK[session[1]] if session else "other"
+
+
+def is_erased(spec: dict[str, Any], found: Optional[tuple[str, str, str]]) -> bool:
+  return found is not None and found[1] == spec["user"] and found[0] in spec["listed"]
+
+
+def classify(spec: dict[str, Any], key: tuple) -> Any:
+  if key == ("unreadable",) or key[0] == "too many":
+    return tuple(c.name for c in CHECKS)  # no folder to judge: nothing is met
+  if key[0] == "db":
+    return "sessions_untouched"
+  if key[0] == "elsewhere":
+    return "no_copy_kept"
+  path = str(key[1]) if len(key) > 1 else ""
+  where, found, scope = place(spec, path)
+  if where == "world":
+    return "sessions_untouched" if path.startswith(DB_NAME) else "no_copy_kept"
+  if found is None:  # a folder above the users' (apps/APP/users), or what nobody's folder holds
+    app = next((a for a in spec["apps"] if path == f"{ROOT}/apps/{a}"
+                or path.startswith(f"{ROOT}/apps/{a}/")), None)
+    return ("no_copy_kept" if app is None else "other_users_untouched" if app in spec["listed"]
+            else "other_apps_untouched")
+  if found[0] not in spec["listed"]:
+    return "other_apps_untouched"
+  if found[1] != spec["user"]:
+    return "other_users_untouched"
+  return {"user": "user_files_erased", "base": "user_files_erased",
+          "other": "no_copy_kept"}.get(scope, scope)
+
+
+def user_folder_may_go(key: tuple, spec: dict[str, Any], pristine: dict) -> bool:  # noqa: ARG001
+  """Open: a folder of the user's in a named app (not a ``versions`` one, nor another user's
+  nested in theirs), or one on the way to it that is nobody's (``users/team`` of
+  ``team/ana``)."""
+  path = str(key[1])
+  if path.rsplit("/", 1)[-1] == "versions":
+    return False
+  where, found, _ = place(spec, path)
+  if where != "root":
+    return False
+  if found is not None:
+    return is_erased(spec, found)
+  relative = path[len(ROOT) + 1:]
+  return any(relative.startswith(f"apps/{app}/users/")
+             and user_base(app, spec["user"]).startswith(relative + "/")
+             for app in spec["listed"])
+
+
+def describe(spec: dict[str, Any], key: tuple) -> str:
+  if key[0] == "db":
+    return describe_key(key)
+  if key[0] == "elsewhere":
+    return describe_key(key, {"elsewhere": "the work folder (temporary and home folders)"})
+  if len(key) < 2:
+    return " / ".join(str(part) for part in key)
+  path = str(key[1])
+  what = {"file": "the file", "folder": "the folder", "link": "the link"}.get(key[0], "the entry")
+  where, found, scope = place(spec, path)
+  if where == "world":
+    return f"{what} {quote(path)} of the world's folder"
+  text = f"{what} {quote(path[len(ROOT) + 1:])} of the artifact folder"
+  if found is None:
+    return text
+  app, who, rest = found
+  person = "the user" if who == spec["user"] else "the user " + quote(who)
+  session = session_of(spec, app, who, rest)
+  kind = {"user": "user: files", "base": "folder"}.get(scope, "files")
+  if session:
+    kind = ("files of the session " + quote(session[0])
+            + ("" if session[1] == "live" else " (no longer in the session store)"))
+  return f"{text}: {person}'s {kind} in app {quote(app)}"
+
+
+def label(spec: dict[str, Any]) -> str:
+  return (f"erasing {quote(spec['user'])} in " + ", ".join(quote(a) for a in spec["app_names"])
+          + f" ({spec['kind']})")
+
+
+def properties(spec: dict[str, Any], observed: dict, pristine: dict) -> list[tuple[str, str]]:
+  """What the contract says of every outcome, the reference's included: nothing of the user's
+  is left in the named apps, no ``versions`` folder of theirs either, the count is the number
+  of versions the world had, and every other file is as it was."""
+  problems = []
+  for key in observed:
+    if key[0] in ("db", "elsewhere") or len(key) < 2:
+      continue
+    where, found, scope = place(spec, str(key[1]))
+    if where == "root" and is_erased(spec, found) and (
+        key[0] != "folder" or str(key[1]).endswith("/versions")):
+      problems.append((classify(spec, key), f"{describe(spec, key)} is left"))
+  returned = observed.get(("returned", 0), ABSENT)
+  if returned is not ABSENT and not same(returned, spec["erased_versions"]):
+    problems.append(("count_returned", f"the named apps held {spec['erased_versions']} "
+                                       "versions of the user's"))
+  for key, value in pristine.items():
+    if key[0] == "file" and not is_erased(spec, place(spec, str(key[1]))[1]) and not same(
+        observed.get(key, ABSENT), value):
+      problems.append((classify(spec, key), f"{describe(spec, key)} changed"))
+  return problems
+
+
+CHECKS = (
+    Check("user_files_erased", 2,
+          "In each app named, none of the user's `user:` files is left (apps/APP/users/USER/"
+          "artifacts/): every version, saved as `user:name` or with no session at all.",
+          hint="A file saved with no session is listed under its bare name, and deleting that "
+               "name with a session id looks in the session's folder: delete user files with "
+               "session_id=None",
+          success="none of the user's user: files is left"),
+    Check("session_files_erased", 2,
+          "In each app named, no file of the user's sessions is left, with no `versions` folder "
+          "of theirs either (FileArtifactService lists an artifact wherever one is).",
+          hint="Each session keeps its files under sessions/SESSION_ID/artifacts/, nested when the "
+               "id has a slash; an emptied versions folder still makes ADK list the artifact",
+          success="none of the files of the user's sessions is left"),
+    Check("deleted_sessions_erased", 2,
+          "The files of the user's sessions the session service no longer lists are erased too.",
+          hint="delete_session leaves a session's files on disk, and list_sessions no longer names "
+               "it: find the user's sessions in their folder, not only in the session store",
+          success="the files of the user's deleted sessions are gone too"),
+    Check("count_returned", 2,
+          "It returns the number of versions erased, an int, as list_versions counts them.",
+          hint="Count versions (the numbered folders in each versions folder): not files (a "
+               "version has its payload and a metadata.json), not artifacts, not a staging "
+               ".N.pending folder; a rewind's empty tombstone is a version; an app named twice "
+               "counts once",
+          success="the count returned is right"),
+    Check("other_users_untouched", 2,
+          "Other users' files and folders in the named apps stay byte for byte, whatever their "
+          "ids look like: a prefix, another case or Unicode form, padding, glob characters, an id "
+          "with a slash whose folder lies inside the user's.",
+          hint="A user's folder is apps/APP/users/USER_ID, matched exactly; only its artifacts/ "
+               "and sessions/ folders are theirs: \"ana/x\" is another user, inside \"ana\"'s "
+               "folder. Glob patterns, case-blind or normalised matches catch other users",
+          success="other users' files are unchanged", needs_action=True),
+    Check("other_apps_untouched", 1,
+          "The user's files in apps not named stay, also where a name looks like a named one.",
+          hint="Erase only in the apps you are given, by exact name: a prefix or a folder inside "
+               "a named app's is another app",
+          success="the user's files in other apps are unchanged", needs_action=True),
+    Check("sessions_untouched", 1,
+          "The session store stays exactly as it was: sessions (the user's too), events with their "
+          "artifact_delta, state.",
+          hint="The exercise erases files, not conversations: leave the session service's data "
+               "alone",
+          success="the session store is unchanged", needs_action=True),
+    Check("no_copy_kept", 1,
+          "No copy of the erased files is kept and no other file or folder is made: not in the "
+          "artifact folder, next to the session store, in the temporary or the home folder.",
+          hint="Delete: moving the files aside (a trash folder, a backup, an archive) keeps them",
+          success="no copy was kept", needs_action=True),
+)
+
+EXERCISE = Exercise(
+    name="erase_user_artifacts",
+    lesson="07_agents_and_artifacts",
+    signature="async def erase_user_artifacts(artifact_service, session_service, user_id: str, "
+              "app_names: list[str]) -> int",
+    is_async=True,
+    checks=CHECKS,
+    generate=generate,
+    build=build,
+    act=act,
+    observe=observe,
+    classify=classify,
+    leaves_open=(
+        Open(("folder", "*"), "the contract lets the user's own folders (and those on the way "
+             "to an id with a slash) stay empty or go; never a versions folder, which ADK lists "
+             "as an artifact", when=user_folder_may_go),
+    ),
+    properties=properties,
+    worlds=len(VARIANTS),
+    describe_key=describe,
+    label=label,
+    outcome_check="count_returned",
+)

@@ -1,0 +1,35 @@
+"""Through ADK's API only (list, list_versions, delete), sessions found in the store and on disk."""
+
+import os
+from pathlib import Path
+
+
+def sessions_on_disk(root: Path) -> set[str]:
+  """Session ids with a folder of files: any folder under sessions/ holding artifacts/."""
+  found = set()
+  for current, folders, _ in os.walk(root):
+    if "artifacts" in folders:
+      found.add(Path(current).relative_to(root).as_posix())
+      folders.remove("artifacts")
+  return found
+
+
+async def erase_user_artifacts(artifact_service, session_service, user_id, app_names):
+  erased = 0
+  for app in set(app_names):
+    for name in await artifact_service.list_artifact_keys(app_name=app, user_id=user_id):
+      erased += len(await artifact_service.list_versions(app_name=app, user_id=user_id,
+                                                         filename=name))
+      await artifact_service.delete_artifact(app_name=app, user_id=user_id, filename=name)
+    listed = await session_service.list_sessions(app_name=app, user_id=user_id)
+    ids = {s.id for s in listed.sessions}
+    ids |= sessions_on_disk(Path(artifact_service.root_dir, "apps", app, "users", user_id,
+                                 "sessions"))
+    for session_id in sorted(ids):
+      for name in await artifact_service.list_artifact_keys(app_name=app, user_id=user_id,
+                                                            session_id=session_id):
+        erased += len(await artifact_service.list_versions(
+            app_name=app, user_id=user_id, filename=name, session_id=session_id))
+        await artifact_service.delete_artifact(app_name=app, user_id=user_id, filename=name,
+                                               session_id=session_id)
+  return erased

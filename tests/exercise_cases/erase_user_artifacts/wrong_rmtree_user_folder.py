@@ -1,0 +1,18 @@
+"""Removes the user's whole folder: a user whose id extends theirs with a slash lives inside it."""
+
+import os
+import shutil
+
+LOSES = ("other_users_untouched",)
+
+
+async def erase_user_artifacts(artifact_service, session_service, user_id, app_names):
+  erased = 0
+  for app in set(app_names):
+    base = os.path.join(artifact_service.root_dir, "apps", app, "users", user_id)
+    for scope in ("artifacts", "sessions"):
+      for current, folders, _ in os.walk(os.path.join(base, scope)):
+        if os.path.basename(current) == "versions":
+          erased += sum(1 for f in folders if f.isdigit())
+    shutil.rmtree(base, ignore_errors=True)
+  return erased
