@@ -1,6 +1,7 @@
 """Grade a whole class in one command.
 
     python -m adkcourse.grade EXERCISE SUBMISSIONS_DIR --out gradebook.csv
+    python -m adkcourse.grade gradescope EXERCISE --out autograder.zip
 
 SUBMISSIONS_DIR holds one ``.ipynb`` or ``.py`` file per student (student id = file name
 without extension). Each submission runs in its own bubblewrap sandbox (see
@@ -55,6 +56,20 @@ def build_parser() -> argparse.ArgumentParser:
                            "feedback); default: fresh data every time. Keep it secret: "
                            "data known in advance can be hard-coded")
   parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+  parser.add_argument("--format", choices=("course", "canvas", "moodle"), default="course",
+                      help="what --out holds: course (default: the course's gradebook CSV), "
+                           "canvas (Canvas's gradebook import CSV) or moodle (Moodle's grade "
+                           "import CSV); canvas and moodle need --roster")
+  parser.add_argument("--roster", type=Path,
+                      help="the class list, CSV: student id and/or email, name (a Canvas or "
+                           "Moodle gradebook export works as it is); submissions are matched "
+                           "by file name = id, login or email")
+  parser.add_argument("--assignment",
+                      help="the LMS's name of the grade column (default: the exercise's name)")
+  parser.add_argument("--assignment-id",
+                      help="Canvas: the id of an existing assignment (the column becomes "
+                           "'NAME (ID)', as in Canvas's export); without it, Canvas makes a "
+                           "new assignment")
   return parser
 
 
@@ -73,7 +88,33 @@ def _check_paths(args: argparse.Namespace, feedback_dir: Path) -> None:
       raise UsageError(f"{what} ({path}) is inside the submissions folder: write it elsewhere")
 
 
+def _roster(args: argparse.Namespace):
+  """The roster for ``--format canvas|moodle`` (None for the course's own CSV)."""
+  if args.format == "course":
+    if args.roster is not None or args.assignment_id is not None:
+      raise UsageError("--roster and --assignment-id are for --format canvas or moodle")
+    return None
+  if args.roster is None:
+    raise UsageError(f"--format {args.format} needs --roster ROSTER.csv (student id and/or "
+                     "email, name)")
+  if args.assignment_id is not None and args.format != "canvas":
+    raise UsageError("--assignment-id is for --format canvas")
+  from .lms import RosterError, check_roster_for, load_roster
+
+  try:
+    roster = load_roster(args.roster)
+    check_roster_for(args.format, roster)
+  except RosterError as error:
+    raise UsageError(str(error)) from None
+  return roster
+
+
 def main(argv: list[str] | None = None) -> int:
+  argv = list(sys.argv[1:] if argv is None else argv)
+  if argv[:1] == ["gradescope"]:  # a command, not an exercise (no exercise has that name)
+    from .gradescope import main as gradescope_main
+
+    return gradescope_main(argv[1:])
   parser = build_parser()
   args = parser.parse_args(argv)
   feedback_dir = args.feedback_dir or args.out.parent / f"{args.out.stem}-feedback"
@@ -86,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.memory_mb < 256:
       raise UsageError("--memory-mb must be at least 256")
     get_exercise(args.exercise)
+    roster = _roster(args)
     submissions = find_submissions(args.submissions, skipped)
     _check_paths(args, feedback_dir)
   except (UsageError, UnknownExercise) as error:
@@ -114,7 +156,15 @@ def main(argv: list[str] | None = None) -> int:
   from .gradebook import format_table, write_csv, write_feedback
 
   status = 0
-  write_csv(graded, args.out)
+  lms_notes: list[str] = []
+  if roster is None:
+    write_csv(graded, args.out)
+  else:
+    from .lms import notes_path, write_lms
+
+    lms_notes = write_lms(args.format, graded, roster, args.out,
+                          assignment=args.assignment or args.exercise,
+                          assignment_id=args.assignment_id)
   pages, failed = write_feedback(graded, feedback_dir)
   print(format_table(graded))
   scores = [g.report.score for g in graded]
@@ -138,6 +188,10 @@ def main(argv: list[str] | None = None) -> int:
   survivors = sum(g.survivors for g in graded)
   if survivors:
     print(f"WARNING: {survivors} process(es) outlived their sandbox and were killed")
+  for note in lms_notes:
+    print(f"WARNING ({args.format}): {one_line(note, 400)}", file=sys.stderr)
+  if roster is not None:
+    print(f"{args.format} gradebook: {len(lms_notes)} note(s) in {notes_path(args.out)}")
   print(f"gradebook: {args.out}\nfeedback:  {feedback_dir}/ ({len(pages)} pages)")
   for line in failed:
     print(f"ERROR: feedback page of {one_line(line, 200)}", file=sys.stderr)
