@@ -124,7 +124,8 @@ def test_translation_keeps_code_structure_and_checklist(lang, lesson):
       problems.append(f"{cell_id}: a code block differs from the English")
     if len(FENCE.findall(ours)) != len(FENCE.findall(source)):
       problems.append(f"{cell_id}: code blocks were added or dropped")
-    if LINK_TARGETS.findall(ours) != LINK_TARGETS.findall(source):
+    # (a link out of notebooks/ gets one more ../ in notebooks/<lang>/, as generate writes it)
+    if LINK_TARGETS.findall(ours) != LINK_TARGETS.findall(lesson_tr.relink(source, set(LESSONS))):
       problems.append(f"{cell_id}: link targets differ: {LINK_TARGETS.findall(ours)[:3]}")
     if sorted(HTML_TAG.findall(ours)) != sorted(HTML_TAG.findall(source)):
       problems.append(f"{cell_id}: HTML tags differ: {sorted(HTML_TAG.findall(ours))[:5]}")
