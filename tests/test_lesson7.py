@@ -74,7 +74,9 @@ def test_the_exercise_cell_points_to_an_exercise_that_exists_and_comes_before_it
   ids = [c.get("id") for c in CELLS]
   solution = [i for i, c in enumerate(CELLS) if "solutions/erase_user_artifacts.py" in c.source]
   assert solution and min(solution) >= ids.index("l7-exercise")
-  assert not any("def erase_user_artifacts" in c.source for c in CELLS if c.cell_type == "code")
+  # the only definition is the student's stub (the attempt cell), never a working one
+  assert all("raise NotImplementedError" in c.source for c in CELLS
+             if c.cell_type == "code" and "def erase_user_artifacts" in c.source)
 
 
 def test_the_gcs_emulator_and_its_client_are_pinned_at_the_installed_versions():
