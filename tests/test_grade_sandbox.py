@@ -65,7 +65,8 @@ def test_what_a_sandbox_sees_and_may_do(sandbox, monkeypatch):
   for hidden in ("solutions", "exercises", "tests", "labs", ".git"):
     assert hidden not in eval(lines["repo"])
   assert lines["solutions"] == "ModuleNotFoundError"
-  assert set(eval(lines["env"])) <= {"LANG", "PATH", "PWD"}  # no PLANTED_SECRET, nothing else
+  # no PLANTED_SECRET, nothing else (PYTHON_COLORS=0: set by importing adkcourse, see its __init__)
+  assert set(eval(lines["env"])) <= {"LANG", "PATH", "PWD", "PYTHON_COLORS"}
   assert lines["net"] == "OSError"
   assert lines["write-course"] in ("OSError", "PermissionError")
   assert lines["write-root"] == "OSError"
