@@ -172,17 +172,35 @@ async def test_sys_exit_in_a_coroutine_is_an_outcome_not_the_end_of_the_grader()
   assert "sys.exit(3)" in outcome_note(outcome.to_dict())
 
 
-async def test_the_contract_on_async_is_noted():
+async def test_breaking_the_contract_on_async_is_a_failed_call():
+  """A plain ``def`` where the contract is ``async def`` fails as its caller's ``await``
+  would (whatever it did first), and an ``async def`` where it is a plain ``def`` is never
+  run; a plain ``def`` that returns something awaitable keeps the contract."""
+  ran = []
+
   def plain():
-    return None
+    ran.append("plain")
+    return 0
 
   async def coroutine():
-    return None
+    ran.append("coroutine")
+
+  async def helper():
+    return 5
+
+  def returns_awaitable():
+    return helper()
 
   _, outcome = await call_limited(plain, label="plain", is_async=True)
-  assert outcome.notes and "`async def`" in outcome.notes[0]
+  assert outcome.raised == "TypeError" and "`async def`" in outcome.message
+  assert ran == ["plain"]
   _, outcome = await call_limited(coroutine, label="coroutine", is_async=False)
-  assert outcome.notes and "plain `def`" in outcome.notes[0]
+  assert outcome.raised == "TypeError" and "plain `def`" in outcome.message
+  assert ran == ["plain"]  # never awaited, as its caller would never await it
+  result, outcome = await call_limited(returns_awaitable, label="r", is_async=True)
+  assert (result, outcome.raised) == (5, None)
+  assert (await call_limited(plain, label="p"))[1].raised is None  # no contract: either
+  assert (await call_limited(coroutine, label="c"))[1].raised is None
 
 
 def test_returned_values_are_described_with_their_exact_types():

@@ -34,6 +34,7 @@ jsonschema = pytest.importorskip("jsonschema")
 
 from adkcourse.grade.__main__ import main
 from adkcourse.grade.checks import EXERCISES, get_exercise
+from adkcourse.grade import gradescope
 from adkcourse.grade.gradescope import bundle_requirements, uid_processes
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -259,10 +260,13 @@ class Platform:
   def run(self, files: dict[str, bytes], uid: int, deadline: int | None = None,
           isolation: str | None = None) -> dict:
     root, prefix = self.layout()
+    base = root.parent
     for name, data in files.items():
+      (root / "submission" / name).parent.mkdir(parents=True, exist_ok=True)
       (root / "submission" / name).write_bytes(
           data.replace(b"__ROOT__", repr(str(root)).encode())
-          .replace(b"__PREFIX__", repr(str(prefix)).encode()))
+          .replace(b"__PREFIX__", repr(str(prefix)).encode())
+          .replace(b"__STRAY__", str(base.name).encode()))
     env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
            "AUTOGRADER_ROOT": str(root), "ADKCOURSE_PREFIX": str(prefix),
            "ADKCOURSE_PYTHON": str(self.python), "ADKCOURSE_STUDENT_UID": str(uid),
@@ -281,6 +285,7 @@ class Platform:
     return {"results": json.loads(after), "changed": after != text, "stdout": done.stdout,
             "stderr": done.stderr, "root": root, "prefix": prefix, "uid": uid,
             "left": uid_processes(uid) if (isolation or self.mode) == "user" else [],
+            "ipc": _ipc_of(uid), "base": base,
             "modes": {p: stat.S_IMODE(os.stat(root / p).st_mode)
                       for p in ("", "source", "results")}}
 
@@ -289,7 +294,56 @@ class Platform:
       shutil.rmtree(base, ignore_errors=True)
 
 
+def _ipc_of(uid: int) -> list[str]:
+  """The System V IPC objects ``uid`` owns or created, as /proc/sysvipc lists them."""
+  found = []
+  for kind in ("shm", "msg", "sem"):
+    try:
+      lines = Path(f"/proc/sysvipc/{kind}").read_text().splitlines()
+    except OSError:
+      continue
+    header = lines[0].split() if lines else []
+    for line in lines[1:]:
+      values = dict(zip(header, line.split()))
+      if str(uid) in (values.get("uid"), values.get("cuid")):
+        found.append(f"{kind} {line.split()[1]}")
+  return found
+
+
 REFERENCE = (ROOT / "solutions" / f"{EXERCISE}.py").read_bytes()
+WRONG_BACKUP = (ROOT / "tests/exercise_cases/forget_user/wrong_backup_in_tmp.py").read_text()
+TEMP_COPY = 'os.path.join(tempfile.gettempdir(), "tutor-before-erasure.db")'
+assert TEMP_COPY in WRONG_BACKUP
+
+
+def backup_at(folder: str, pad: int = 0) -> bytes:
+  """``wrong_backup_in_tmp`` with its copy at ``folder``/<this case's own name>.db (not in
+  $TMPDIR, which the harness points into the work folder), padded with ``pad`` bytes."""
+  code = WRONG_BACKUP.replace(TEMP_COPY, repr(folder + "/") + ' + "__STRAY__-backup.db"')
+  if pad:
+    code = code.replace("    c.backup(b)\n", "    c.backup(b)\n"
+                        "  with open(backup, 'ab') as padding:\n"
+                        f"    padding.write(bytes({pad}))\n", 1)
+  assert code != WRONG_BACKUP and "__STRAY__" in code and (not pad or "padding" in code)
+  return code.encode()
+
+
+# The reference, calling System V IPC first (a place for a copy no judge looks at): the
+# lock-down denies it, and whatever would be left is removed
+SIGNATURE = b"async def forget_user(service, db_path: str, app_name: str, user_id: str) -> None:\n"
+assert REFERENCE.count(SIGNATURE) == 1
+SYSV = REFERENCE.replace(SIGNATURE, SIGNATURE + b'''\
+  import ctypes, os
+  libc = ctypes.CDLL(None, use_errno=True)
+  key = 0x41000000 + os.getpid() % 0xFFFF
+  for name, args in (("shmget", (key, 1 << 16, 0o1000 | 0o666)),
+                     ("msgget", (key, 0o1000 | 0o666)), ("semget", (key, 1, 0o1000 | 0o666))):
+    made = getattr(libc, name)(*args)
+    print(name.upper(), made, ctypes.get_errno() if made < 0 else 0)
+''')
+CONTROL_NAME = "a\n\x1b[31mb\u202e.py"  # a newline, an ANSI colour, a right-to-left override
+CONTROL_SHOWN = "a\\x0a\\x1b[31mb\\u202e.py"
+_RUN_LOCK = os.path.isdir("/run/lock") and bool(os.stat("/run/lock").st_mode & 0o002)
 CASES = {
     "reference": ({"answer.py": REFERENCE}, None),
     "wrong": ({"Forget User (2).ipynb": notebook(
@@ -303,6 +357,15 @@ CASES = {
     "nothing": ({"README.txt": b"I forgot to attach it"}, None),
     "two_files": ({"a.py": b"x = 1\n", "b.ipynb": notebook("y = 2\n")}, None),
     "deadline": ({"answer.py": REFERENCE}, 1),
+    # what it leaves outside its work folder reaches the judge, whatever its size or place
+    "padded": ({"backup.py": backup_at("/tmp", pad=gradescope.STRAY_CAP + (1 << 20))}, None),
+    **({"run_lock": ({"backup.py": backup_at("/run/lock")}, None)} if _RUN_LOCK else {}),
+    "sysv": ({"answer.py": SYSV}, None),
+    "control_name": ({CONTROL_NAME: REFERENCE}, None),
+    "control_two": ({"x\n\x1b[2J.py": b"x = 1\n", "y\u202eyp.py": b"y = 2\n"}, None),
+    "hidden": ({".x.py": b"x = 1\n", "sub dir/real.py": REFERENCE,
+                "__MACOSX/sub dir/._real.py": b"\x00\x05\x16\x07junk",
+                ".ipynb_checkpoints/real-checkpoint.py": b"y = 2\n"}, None),
 }
 
 
@@ -429,3 +492,282 @@ def test_an_autograder_stopped_at_its_deadline_still_leaves_valid_results(graded
   validate(results)
   assert results["score"] == 0 and "did not finish within 1 seconds" in results["output"]
 
+
+
+
+# -- what a submission leaves outside its work folder -----------------------------------------
+
+def _lost_no_trace(results: dict) -> dict:
+  return next(t for t in results["tests"] if t["name"] == "no_trace_left")
+
+
+def test_a_copy_padded_past_the_stray_cap_still_reaches_the_judge(graded):
+  """``wrong_backup_in_tmp``, its copy in /tmp made larger than the bytes of strays handed to
+  the judge: the copy still reaches it (an empty entry of its name), and costs points."""
+  run = graded["padded"]
+  copy = Path("/tmp", f"{run['base'].name}-backup.db")
+  left = copy.exists()
+  copy.unlink(missing_ok=True)  # (if the test fails: never left on the machine)
+  results = _course_results(run)
+  if run["results"]["extra_data"]["isolation"].startswith("bubblewrap"):
+    pytest.skip("graded in bubblewrap: its /tmp is the sandbox's (_act.keep_leftovers)")
+  assert results["score"] < 13
+  lost = _lost_no_trace(results)
+  assert lost["score"] < lost["max_score"] and "backup.db" in lost["output"]
+  assert "outside its work folder" in results["output"] and "empty entry" in results["output"]
+  assert not left  # removed, too
+
+
+def test_a_copy_in_run_lock_is_found_and_removed(graded):
+  """Any folder the submission's user may write is looked in, not only /tmp: /run/lock."""
+  if "run_lock" not in graded:
+    pytest.skip("no world-writable /run/lock here")
+  run = graded["run_lock"]
+  copy = Path("/run/lock", f"{run['base'].name}-backup.db")
+  left = copy.exists()
+  copy.unlink(missing_ok=True)  # (if the test fails: never left on the machine)
+  results = _course_results(run)
+  if run["results"]["extra_data"]["isolation"].startswith("bubblewrap"):
+    pytest.skip("graded in bubblewrap (its own view of /run)")
+  assert results["score"] < 13
+  lost = _lost_no_trace(results)
+  assert lost["score"] < lost["max_score"] and "run_lock" in lost["output"]
+  assert "“/run/lock”" in results["output"]
+  assert not left
+
+
+def test_system_v_ipc_is_denied_and_nothing_of_it_outlives_the_run(graded):
+  run = graded["sysv"]
+  results = _course_results(run)
+  assert results["score"] == 13  # the lock-down breaks nothing the reference does
+  printed = results["output"]
+  for kind, ident in (item.split() for item in run["ipc"]):  # (the test failing) none kept
+    subprocess.run(["ipcrm", {"shm": "-m", "msg": "-q", "sem": "-s"}[kind], ident],
+                   capture_output=True)
+  for name in ("SHMGET", "MSGGET", "SEMGET"):
+    assert f"{name} -1 1" in printed, printed  # EPERM
+  assert run["ipc"] == []
+
+
+def test_a_file_name_with_control_characters_is_escaped_in_the_log(graded):
+  run = graded["control_name"]
+  results = _course_results(run)
+  assert results["score"] == 13
+  log = run["stdout"] + run["stderr"]
+  assert CONTROL_SHOWN in log
+  for raw in ("\x1b", "\u202e", "a\n"):
+    assert raw not in log and raw not in json.dumps(results, ensure_ascii=False)
+
+
+def test_file_names_with_control_characters_are_escaped_in_the_results(graded):
+  run = graded["control_two"]
+  results = _course_results(run)
+  assert results["score"] == 0 and "submit exactly one file" in results["output"]
+  text = json.dumps(results, ensure_ascii=False)
+  assert "x\\\\x0a\\\\x1b[2J.py" in text and "y\\\\u202eyp.py" in text
+  assert "x\\\\x0a\\\\x1b[2J.py" not in run["stdout"]  # (JSON doubles the backslashes)
+  assert "x\\x0a\\x1b[2J.py" in run["stdout"] and "y\\u202eyp.py" in run["stdout"]
+  for raw in ("\x1b", "\u202e", "x\n"):
+    assert raw not in results["output"] and raw not in run["stdout"] + run["stderr"]
+
+
+def test_hidden_files_and_folders_are_ignored_with_a_note(graded):
+  results = _course_results(graded["hidden"])
+  assert results["score"] == 13
+  assert "3 hidden file(s) or folder(s) ignored" in results["output"]
+  assert "“.x.py”" in results["output"]
+
+
+# -- the pieces, alone --------------------------------------------------------------------------
+
+def test_names_are_shown_with_visible_escapes():
+  assert gradescope.shown_name(CONTROL_NAME) == f"“{CONTROL_SHOWN}”"
+  assert gradescope.shown_name("ada.py") == "“ada.py”"
+  assert gradescope.visible_text("line one\n  \x1b[2Jtwo\u202e") == \
+      "line one\n  \\x1b[2Jtwo\\u202e"
+  flat = gradescope.flat_name("/tmp/" + "é" * 300 + "/x\ny.db")
+  assert len(flat.encode()) <= 200 and flat.endswith("_x\\x0ay.db")
+
+
+def test_find_submission_ignores_hidden_files_and_folders(tmp_path):
+  for name in (".x.py", "real.ipynb", "__MACOSX/._real.ipynb", ".ipynb_checkpoints/a.py",
+               ".git/hooks/b.py", "__pycache__/c.py"):
+    (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / name).write_text("{}")
+  notes: list[str] = []
+  path, problem = gradescope.find_submission(tmp_path, notes)
+  assert path == tmp_path / "real.ipynb" and problem is None
+  assert notes and notes[0].startswith("5 hidden file(s) or folder(s) ignored")
+  (tmp_path / "real.ipynb").unlink()
+  path, problem = gradescope.find_submission(tmp_path)
+  assert path is None and "no .py or .ipynb file" in problem and "hidden" in problem
+
+
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="needs root (files of another uid)")
+
+
+def _owned_tree(folder: Path, uid: int) -> None:
+  os.lchown(folder, uid, uid)
+  for current, dirs, names in os.walk(folder):
+    for name in dirs + names:
+      os.lchown(os.path.join(current, name), uid, uid)
+
+
+@needs_root
+def test_every_stray_is_handed_over_at_least_as_an_entry(tmp_path):
+  """Files beyond the cap, FIFOs, sockets, links: an empty entry each, under its flat name;
+  beyond the count, one entry saying how many more; all removed, the folders it made too;
+  what is not the uid's, or was before (unchanged), left alone."""
+  import socket
+
+  uid = _free_uids(1)[0]
+  folder = Path(tempfile.mkdtemp(prefix="strays-", dir="/tmp"))
+  folder.chmod(0o1777)
+  try:
+    (folder / "a.db").write_bytes(b"SECRET" * 10)
+    with open(folder / "big.db", "wb") as stream:
+      stream.truncate(200)
+    os.mkfifo(folder / "fifo")
+    (folder / "link").symlink_to("/etc/passwd")
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(str(folder / "sock"))
+    listener.close()
+    (folder / "deep" / "er").mkdir(parents=True)
+    (folder / "deep" / "er" / "x.txt").write_bytes(b"deep")
+    (folder / "many").mkdir()
+    for number in range(30):
+      (folder / "many" / f"f{number:02d}").write_bytes(b"m")
+    (folder / "before.txt").write_bytes(b"kept")
+    (folder / "changed.txt").write_bytes(b"before")
+    _owned_tree(folder, uid)
+    os.lchown(folder, 0, 0)
+    (folder / "roots.txt").write_bytes(b"root's")  # not the uid's: never touched
+    before = gradescope.survey(uid, tops=[str(folder)])
+    assert before.complete and len(before.owned) == 41  # all below the folder but the root's
+    assert before.writable[0] == str(folder)
+    # say only these two were there before the submission ran
+    before.owned = {gradescope._identity(os.lstat(folder / n))
+                    for n in ("before.txt", "changed.txt")}
+    (folder / "changed.txt").write_bytes(b"after")  # a new ctime: the submission's now
+    strays = gradescope.collect_strays(uid, before=before, cap=100, count=20,
+                                       folders=[str(folder)])
+    handed = dict(strays.handed())
+    assert len(handed) == 20
+    flat = gradescope.flat_name
+    assert handed[flat(str(folder / "a.db"))] == b"SECRET" * 10
+    for name in ("big.db", "fifo", "link", "sock"):  # beyond the cap, or no regular file
+      assert handed[flat(str(folder / name))] == b""
+    assert handed[flat(str(folder / "changed.txt"))] in (b"after", b"")
+    assert flat(str(folder / "before.txt")) not in handed
+    assert strays.found == 37 and handed[gradescope.MORE_STRAYS] == b""  # for the 18 more
+    assert sorted(p.name for p in folder.iterdir()) == ["before.txt", "roots.txt"]
+    notes = " ".join(strays.notes())
+    assert "it left 37 file(s)" in notes and "empty entry" in notes and "18 beyond" in notes
+  finally:
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@needs_root
+@pytest.mark.parametrize("surveyed", [False, True], ids=["walked-after", "surveyed-before"])
+def test_strays_are_looked_for_in_every_folder_the_uid_could_write(surveyed):
+  """Not a list of folders: every folder of the machine's file systems the uid could write
+  (/run/lock, a world-writable folder deep in a tree, a folder it owns), never its work
+  folder. Either the whole machine is walked afterwards, or (as the platform does) before
+  the submission runs, for the folders it could write, and afterwards only those. Prints
+  how long each walk takes here."""
+  uid = _free_uids(1)[0]
+  outer = Path(tempfile.mkdtemp(prefix="strays-walk-", dir="/tmp"))
+  outer.chmod(0o755)
+  places = [outer / "a" / "b" / "open", outer / "home", outer / "work"]
+  lock = Path("/run/lock", f"{outer.name}.db")
+  try:
+    places[0].mkdir(parents=True)
+    (outer / "a").chmod(0o711)  # crossed, not listed
+    places[0].chmod(0o777)
+    before, took = None, 0.0
+    if surveyed:
+      before = gradescope.survey(uid)
+      took = before.seconds
+      assert before.complete and str(places[0]) in before.writable
+    for place in places[1:]:  # made for it, as the grader makes its folders
+      place.mkdir()
+      os.chown(place, uid, uid)
+    made = [places[0] / "x.db", places[1] / "y.db", places[2] / "judged-in-place.db"]
+    if _RUN_LOCK:
+      made.append(lock)
+    for path in made:
+      path.write_bytes(b"data")
+      os.chown(path, uid, uid)
+    strays = gradescope.collect_strays(uid, exclude=[places[2]], before=before,
+                                       folders=gradescope.STRAY_FOLDERS + (str(places[1]),))
+    print(f"\nsurvey {took:.2f} s, walk afterwards {strays.seconds:.2f} s")
+    names = {n for n, _ in strays.handed()}
+    assert names == {gradescope.flat_name(str(p)) for p in made[:2] + made[3:]}
+    assert (places[2] / "judged-in-place.db").exists()
+    assert not [p for p in made if p.exists() and p.parent != places[2]]
+  finally:
+    shutil.rmtree(outer, ignore_errors=True)
+    lock.unlink(missing_ok=True)
+
+
+def _python_anyone_runs() -> str:
+  version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+  for candidate in (Path(sys.base_prefix) / "bin" / version, Path("/usr/bin") / version,
+                    Path("/usr/bin/python3"), Path("/usr/local/bin") / version):
+    if candidate.exists() and _crossable(candidate.resolve()):
+      return str(candidate)
+  pytest.skip("no Python that an unprivileged user can run")
+
+
+MAKE_IPC = r"""
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+libc.shmat.restype = ctypes.c_void_p
+IPC_PRIVATE, IPC_CREAT = 0, 0o1000
+segment = libc.shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0o600)
+address = libc.shmat(segment, None, 0)
+ctypes.memmove(address, b"SECRET-IN-SHM", 13)
+queue = libc.msgget(IPC_PRIVATE, IPC_CREAT | 0o600)
+semaphores = libc.semget(IPC_PRIVATE, 2, IPC_CREAT | 0o600)
+print(segment, queue, semaphores)
+"""
+
+
+@needs_root
+def test_system_v_ipc_objects_the_uid_left_are_handed_over_and_removed():
+  """Where the lock-down could not be applied: a segment, a queue and a semaphore set made
+  by the uid outlive it; afterwards they are gone, each an entry for the judge (the
+  segment with its bytes)."""
+  uid = _free_uids(1)[0]
+  made = subprocess.run([_python_anyone_runs(), "-I", "-c", MAKE_IPC], user=uid, group=uid,
+                        capture_output=True, text=True, timeout=60, cwd="/")
+  assert made.returncode == 0, made.stderr
+  segment, queue, semaphores = (int(v) for v in made.stdout.split())
+  assert min(segment, queue, semaphores) >= 0
+  try:
+    assert sorted(_ipc_of(uid)) == sorted([f"shm {segment}", f"msg {queue}",
+                                           f"sem {semaphores}"])
+    before = gradescope.survey(uid, tops=())
+    assert gradescope.collect_ipc(uid, keep=before.owned).found == 0  # there before: kept
+    strays = gradescope.collect_ipc(uid)
+    handed = dict(strays.handed())
+    assert len(handed) == 3 and _ipc_of(uid) == []
+    shm = next(v for k, v in handed.items() if k.startswith("sysvipc-shm-"))
+    assert shm.startswith(b"SECRET-IN-SHM") and len(shm) == 4096
+    assert "3 System V IPC object(s)" in " ".join(strays.notes())
+  finally:
+    for kind, ident in (("-m", segment), ("-q", queue), ("-s", semaphores)):
+      subprocess.run(["ipcrm", kind, str(ident)], capture_output=True)
+
+
+def test_strays_beyond_what_a_result_holds_become_one_entry():
+  from adkcourse.grade.runner import MAX_RETURNED_FILES, parse_result
+
+  theirs = [[f"world-0/f{n}", 1] for n in range(900)]
+  result = json.dumps({"files": theirs, "file_notes": ["theirs"]}).encode() + b"\n" + b"x" * 900
+  extra = [(f"tmp_s{n}", b"") for n in range(300)]
+  header, files = parse_result(gradescope._add_files(result, extra, "elsewhere-sandbox",
+                                                     ["ours"]))
+  assert len(files) == MAX_RETURNED_FILES
+  assert str(files[-1][0]) == f"elsewhere-sandbox/{gradescope.MORE_STRAYS}"
+  assert header["file_notes"] == ["ours", "theirs"]

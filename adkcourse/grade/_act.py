@@ -37,6 +37,7 @@ import resource
 import select
 import shutil
 import signal
+import stat
 import sys
 import time
 from pathlib import Path
@@ -288,10 +289,17 @@ def copy_input(source: Path, workdir: Path) -> None:
       shutil.copyfile(entry, target)
 
 
-def collect_files(workdir: Path, cap: int) -> tuple[list[tuple[str, Path, int]], list[str]]:
+UNOBSERVED = "more-files-beyond-the-grader's-caps"  # one entry standing for all the rest
+
+
+def collect_files(workdir: Path, cap: int
+                  ) -> tuple[list[tuple[str, Path, Optional[int]]], list[str]]:
   """Regular files left in the work folder: (relative path, path, size), and notes on what
-  was left out (links, devices, too many, too large)."""
-  files: list[tuple[str, Path, int]] = []
+  was left out (links, devices, too many, too large). A file beyond the byte cap is returned
+  empty (size None), and past the count cap one ``UNOBSERVED`` entry stands for the rest:
+  what the grader cannot read must still be seen to exist, never vanish (a backup padded
+  past the cap is still a backup)."""
+  files: list[tuple[str, Path, Optional[int]]] = []
   notes: list[str] = []
   over: list[str] = []
   total = 0
@@ -312,27 +320,37 @@ def collect_files(workdir: Path, cap: int) -> tuple[list[tuple[str, Path, int]],
         notes.append(f"{relative} is not a regular file: not returned")
         continue
       size = entry.stat(follow_symlinks=False).st_size
-      if len(files) >= MAX_FILES or total + size > cap:
+      if len(files) >= MAX_FILES:
         over.append(relative)
+        continue
+      if total + size > cap:
+        over.append(relative)
+        files.append((relative, Path(entry.path), None))
         continue
       files.append((relative, Path(entry.path), size))
       total += size
 
   walk(workdir, 0)
+  if len(over) > sum(1 for _, _, size in files if size is None):
+    files.append((UNOBSERVED, workdir / UNOBSERVED, None))
   if over:
     notes.append(f"{len(over)} file(s) beyond the grader's caps ({MAX_FILES} files, "
-                 f"{cap:,} bytes) were not returned, e.g. {over[0]}")
+                 f"{cap:,} bytes) were returned empty or as one entry, e.g. {over[0]}")
   return files, notes
 
 
 def keep_leftovers(source: Path, target: Path, cap: int) -> None:
-  """Copy the regular files under ``source`` (the sandbox's /tmp, private and gone when it
-  ends) into ``target`` in the work folder, so that the judge sees what a submission wrote
-  there (a copy of data it should have erased, a log of what it should not keep). Only what
-  lies on ``source``'s own file system: folders the sandbox binds there (the trusted
-  services' sockets, a server's socket folder) are not the submission's doing. A deep path
-  is kept under a flattened name (the report holds paths of a few parts only)."""
+  """Copy the files under ``source`` (the sandbox's /tmp, private and gone when it ends) into
+  ``target`` in the work folder, so that the judge sees what a submission wrote there (a copy
+  of data it should have erased, a log of what it should not keep). Only what lies on
+  ``source``'s own file system: folders the sandbox binds there (the trusted services'
+  sockets, a server's socket folder) are not the submission's doing. A deep path is kept
+  under a flattened name (the report holds paths of a few parts only). What cannot be copied
+  (beyond ``cap`` bytes in all, or not a regular file: a link, a FIFO, a socket) is kept as
+  an empty file of the same name, and past ``MAX_FILES // 2`` entries one ``UNOBSERVED``
+  entry stands for the rest: made is made, however large or odd."""
   total = 0
+  kept = 0
   device = os.lstat(source).st_dev
   for root, dirs, names in os.walk(source):
     dirs[:] = sorted(d for d in dirs if _same_device(Path(root) / d, device))
@@ -342,16 +360,31 @@ def keep_leftovers(source: Path, target: Path, cap: int) -> None:
         info = os.lstat(path)
       except OSError:
         continue
-      if (not (info.st_mode & 0o170000 == 0o100000) or info.st_dev != device
-          or total + info.st_size > cap):
+      if info.st_dev != device:
         continue
+      if kept >= MAX_FILES // 2:
+        _placeholder(target / UNOBSERVED)
+        return
       destination = target / _short_relative(path.relative_to(source))
-      try:
-        destination.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, destination, follow_symlinks=False)
-        total += info.st_size
-      except OSError:
-        continue
+      kept += 1
+      if stat.S_ISREG(info.st_mode) and total + info.st_size <= cap:
+        try:
+          destination.parent.mkdir(parents=True, exist_ok=True)
+          shutil.copyfile(path, destination, follow_symlinks=False)
+          total += info.st_size
+          continue
+        except OSError:
+          pass
+      _placeholder(destination)
+
+
+def _placeholder(path: Path) -> None:
+  """An empty file at ``path``: something was there that the grader could not copy."""
+  try:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.open("ab").close()
+  except OSError:
+    pass
 
 
 def _same_device(path: Path, device: int) -> bool:
@@ -373,21 +406,23 @@ def _short_relative(relative: Path, parts: int = 5) -> Path:
   return Path(*clipped)
 
 
-def send_report(fd: int, header: dict, files: list[tuple[str, Path, int]]) -> None:
+def send_report(fd: int, header: dict, files: list[tuple[str, Path, Optional[int]]]) -> None:
   """The result: a JSON line, then each file's bytes (exactly the sizes the line lists)."""
   sent: list[list[Any]] = []
   blobs: list[bytes] = []
   for relative, path, size in files:
-    try:
-      flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK
-      handle = os.open(path, flags)
-      with os.fdopen(handle, "rb") as stream:
-        data = stream.read(size + 1)
-    except OSError:
-      continue
-    if len(data) != size:  # changed while being read: not trustworthy either way
-      continue
-    sent.append([relative, size])
+    data = b""
+    if size is not None:
+      try:
+        flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK
+        handle = os.open(path, flags)
+        with os.fdopen(handle, "rb") as stream:
+          data = stream.read(size + 1)
+      except OSError:
+        data = b""
+      if len(data) != size:  # changed or gone while being read: still, it was there
+        data = b""
+    sent.append([relative, len(data)])
     blobs.append(data)
   header["files"] = sent
   out = os.fdopen(fd, "wb", closefd=True)

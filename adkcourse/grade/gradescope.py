@@ -28,8 +28,11 @@ without user namespaces or mount rights, the usual case on Gradescope), the subm
 phase runs under ``setpriv`` as the unprivileged user ``setup.sh`` created (no new
 privileges, no capabilities, seccomp lock-down by ``_act`` itself), in folders it owns; the
 judge and the reference stay in root's processes and 0700 folders; every process of that
-user is killed when its phase ends; files it left in the world-writable folders (``/tmp``,
-``/var/tmp``, ``/dev/shm``) are handed to the judge like the sandbox's ``/tmp``.
+user is killed when its phase ends; then everything it left outside its work folder is
+handed to the judge like the sandbox's ``/tmp``, and removed: every entry it owns in any
+folder it could write (``collect_strays``; the folders are found by walking the machine's
+file systems before it runs, ``survey``, not taken from a list), beyond the bytes the judge
+is given as an empty entry of the same name; its System V IPC objects (``collect_ipc``).
 
 The roots are ``AUTOGRADER_ROOT`` (default ``/autograder``) and ``ADKCOURSE_PREFIX`` (default
 ``/opt/adkcourse``), so that the whole platform can be laid out in a throwaway folder
@@ -47,15 +50,18 @@ import shutil
 import signal
 import stat
 import subprocess
+import sys
 import tempfile
 import time
 import traceback
+import unicodedata
 import zipfile
 from pathlib import Path, PurePosixPath
-from typing import Any, Optional, Sequence
+from typing import Any, Collection, Iterator, Optional, Sequence
 
+from . import _act
 from .checks import EXERCISES, UnknownExercise, get_exercise
-from .hygiene import clean, one_line
+from .hygiene import clean, escape_id, one_line
 
 FORMAT_VERSION = 1
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
@@ -65,8 +71,21 @@ DEFAULT_DEADLINE = 1500  # seconds run_autograder gives the whole grading of one
 # sections of requirements.txt grading does not need (the packages named in KEEP stay)
 SKIPPED_SECTIONS = ("notebooks", "tests")
 KEEP = ("nbformat",)
-STRAY_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm")  # world-writable: where a submission can write
+# where a user usually can write: walked first (their files are the first to get their
+# bytes within STRAY_CAP), then every other folder it could write (collect_strays)
+STRAY_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/var/lock", "/dev/mqueue",
+                 "/var/crash")
 STRAY_CAP = 16 * 1024 * 1024  # bytes of stray files handed to the judge
+STRAY_COUNT = 500  # entries of strays handed to the judge, the last standing for the rest
+# that last entry, named as the sandbox's own (``_act.keep_leftovers``) names it
+MORE_STRAYS = getattr(_act, "UNOBSERVED", "more-files-beyond-the-grader's-caps")
+STRAY_SECONDS = 60.0  # a walk for strays stops there (a note says so)
+SKIPPED_TREES = ("/proc", "/sys")  # the kernel's views: nothing a user leaves lies there
+# file systems nothing of a user's lies on either (or not after its processes are gone)
+PSEUDO_FILE_SYSTEMS = frozenset((
+    "proc", "sysfs", "cgroup", "cgroup2", "devpts", "debugfs", "tracefs", "securityfs",
+    "pstore", "bpf", "configfs", "fusectl", "binfmt_misc", "autofs", "efivarfs", "nsfs",
+    "rpc_pipefs", "selinuxfs"))
 OUTPUT_SHOWN = 4_000  # characters of what the submission printed, in the results' output
 
 SETUP_SH = r"""#!/usr/bin/env bash
@@ -294,29 +313,76 @@ class PlatformError(RuntimeError):
   """The platform cannot grade (no usable isolation, a broken installation)."""
 
 
-def find_submission(folder: Path) -> tuple[Optional[Path], Optional[str]]:
+HIDDEN_FOLDERS = ("__MACOSX", "__pycache__")  # an archiver's or Python's, never the work
+
+
+def shown_name(name: object, limit: int = 120) -> str:
+  """A file name as the log and the results show it: between “ and ”, every character that
+  draws nothing or moves the cursor (control characters, newlines, ANSI escapes, bidi
+  overrides, zero-width and format characters, lone surrogates) and backslashes written as
+  visible ``\\xNN``/``\\uNNNN`` escapes, at most ``limit`` characters."""
+  text = escape_id(str(name), normalize=False)
+  if len(text) > limit:
+    text = text[: limit - 1] + "…"
+  return f"“{text}”"
+
+
+def visible_text(text: object) -> str:
+  """Text for the autograder's log (a traceback may quote a file name): its lines and spaces
+  kept, every other character that draws nothing or moves the cursor (control and format
+  characters, ANSI escapes, bidi overrides, lone surrogates) written as ``\\xNN``/``\\uNNNN``."""
+  out = []
+  for char in str(text):
+    if char == "\n" or not unicodedata.category(char).startswith(("C", "Zl", "Zp")):
+      out.append(char)
+    else:
+      code = ord(char)
+      out.append(f"\\x{code:02x}" if code < 0x100 else
+                 f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+  return "".join(out)
+
+
+def _hidden(name: str) -> bool:
+  return name.startswith(".") or name in HIDDEN_FOLDERS
+
+
+def find_submission(folder: Path, notes: Optional[list[str]] = None
+                    ) -> tuple[Optional[Path], Optional[str]]:
   """The one ``.py``/``.ipynb`` file under ``folder`` (any name, any case of suffix), or the
-  reason there is none to grade. Hidden folders (``.git``) are not looked in."""
+  reason there is none to grade. Hidden files and folders (a dot name: ``.git``,
+  ``.ipynb_checkpoints``, macOS's ``._x.py``; ``__MACOSX``, ``__pycache__``) are ignored, which
+  ``notes`` (when given) says. Every name in a reason is ``shown_name``."""
   from .extract import kind
 
   if not folder.is_dir():
     return None, "no submission folder was found: nothing was handed in"
-  found, other = [], []
+  found, other, hidden = [], [], []
   for current, dirs, names in os.walk(folder):
-    dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+    hidden += [Path(current, d).relative_to(folder).as_posix() + "/"
+               for d in sorted(dirs) if _hidden(d)]
+    dirs[:] = sorted(d for d in dirs if not _hidden(d))
     for name in sorted(names):
       path = Path(current) / name
-      shown = one_line(path.relative_to(folder).as_posix(), 120)
-      if kind(path) and not path.is_symlink():
+      relative = path.relative_to(folder).as_posix()
+      if _hidden(name):
+        hidden.append(relative)
+      elif kind(path) and not path.is_symlink():
         found.append(path)
-      elif not name.startswith("."):
-        other.append(shown)
+      else:
+        other.append(shown_name(relative, 80))
+  ignored = ""
+  if hidden:
+    ignored = (f"{len(hidden)} hidden file(s) or folder(s) ignored "
+               f"({', '.join(shown_name(h, 60) for h in hidden[:5])}"
+               f"{', ...' if len(hidden) > 5 else ''}): only visible files are graded")
+    if notes is not None:
+      notes.append(ignored)
   if not found:
     extra = f" (found: {', '.join(other[:10])})" if other else ""
     return None, (f"no .py or .ipynb file was handed in{extra}: submit the exercise's "
-                  "notebook or script")
+                  "notebook or script" + (f"; {ignored}" if ignored else ""))
   if len(found) > 1:
-    names = ", ".join(one_line(p.relative_to(folder).as_posix(), 80) for p in found[:10])
+    names = ", ".join(shown_name(p.relative_to(folder).as_posix(), 80) for p in found[:10])
     return None, (f"{len(found)} .py/.ipynb files were handed in ({names}): nothing was "
                   "graded; submit exactly one file")
   return found[0], None
@@ -433,84 +499,378 @@ def _chown_tree(path: Path, uid: int) -> None:
       os.lchown(os.path.join(current, name), uid, uid)
 
 
-def collect_strays(uid: int, folders: Sequence[str] = STRAY_FOLDERS,
-                   cap: int = STRAY_CAP, exclude: Sequence[Path] = ()
-                   ) -> list[tuple[str, bytes]]:
-  """The regular files ``uid`` left in the machine's world-writable folders (what the
-  sandbox's private ``/tmp`` would have held), removed from there: (flat name, bytes).
-  Only folders it owns or anyone may write are walked; never ``exclude`` (the grading
-  folder, whose work folder the judge reads where it is)."""
-  found: list[tuple[str, bytes]] = []
-  total = 0
-  skipped = {os.path.realpath(p) for p in exclude}
-  for top in folders:
-    if not os.path.isdir(top) or os.path.islink(top):
+def _unescape_mount(text: str) -> str:
+  return re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), text)
+
+
+def _mounts() -> list[tuple[str, str, bool]]:
+  """The mounts this process sees: (mount point, file system type, read-only)."""
+  found = []
+  try:
+    lines = Path("/proc/self/mountinfo").read_text().splitlines()
+  except OSError:
+    return found
+  for line in lines:
+    fields = line.split(" ")
+    if " - " not in line or len(fields) < 10:
       continue
-    for current, dirs, names in os.walk(top):
-      kept = []
-      for name in dirs:
-        try:
-          info = os.lstat(os.path.join(current, name))
-        except OSError:
-          continue
-        if (stat.S_ISDIR(info.st_mode) and (info.st_uid == uid or info.st_mode & 0o002)
-            and os.path.realpath(os.path.join(current, name)) not in skipped):
-          kept.append(name)
-      dirs[:] = sorted(kept)
-      for name in sorted(names):
-        path = os.path.join(current, name)
-        try:
-          info = os.lstat(path)
-        except OSError:
-          continue
-        if info.st_uid != uid:
-          continue
-        if stat.S_ISREG(info.st_mode) and total + info.st_size <= cap:
-          data = None
-          try:  # never a FIFO or a device put there in its place: no blocking, no following
-            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-            with os.fdopen(fd, "rb") as stream:
-              if stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
-                data = stream.read(cap - total + 1)
-          except OSError:
-            data = None
-          if data is not None and total + len(data) <= cap:
-            flat = "_".join(PurePosixPath(path).parts[1:])[-200:] or "file"
-            found.append((flat, data))
-            total += len(data)
-        try:
-          os.unlink(path)
-        except OSError:
-          pass
-  for top in folders:  # the folders it made there, emptied above
-    if not os.path.isdir(top):
-      continue
-    for current, dirs, _ in os.walk(top, topdown=False):
-      for name in dirs:
-        path = os.path.join(current, name)
-        if any(os.path.realpath(path) == x or x.startswith(os.path.realpath(path) + "/")
-               or os.path.realpath(path).startswith(x + "/") for x in skipped):
-          continue
-        try:
-          if os.lstat(path).st_uid == uid:
-            shutil.rmtree(path, ignore_errors=True)
-        except OSError:
-          pass
+    after = line.split(" - ", 1)[1].split(" ")
+    options = set(fields[5].split(",")) | set(after[2].split(",") if len(after) > 2 else ())
+    found.append((_unescape_mount(fields[4]), after[0], "ro" in options))
   return found
 
 
-def _add_files(result: bytes, extra: list[tuple[str, bytes]], prefix: str) -> bytes:
-  """The sandbox's result with ``extra`` files added under ``prefix`` (as ``_act`` adds the
-  sandbox's /tmp under ``elsewhere-sandbox/``); unchanged if it is malformed (the grader
-  then says so)."""
-  from .runner import Malformed, parse_result
+def _unwritable_trees(mounts: Sequence[tuple[str, str, bool]]) -> set[str]:
+  """Mount points walking for strays skips: ``SKIPPED_TREES``, pseudo file systems, and
+  read-only mounts with no other mount below them."""
+  points = [m for m, _, _ in mounts]
+  skipped = set(SKIPPED_TREES)
+  for point, kind_, read_only in mounts:
+    below = any(p != point and p.startswith(point.rstrip("/") + "/") for p in points)
+    if kind_ in PSEUDO_FILE_SYSTEMS or (read_only and not below and point != "/"):
+      skipped.add(point)
+  return skipped
 
-  if not extra:
+
+def flat_name(path: str, limit: int = 200) -> str:
+  """The name a stray file gets among the judge's files: its path's parts joined by ``_``,
+  every character that draws nothing escaped (``hygiene.escape_id``), at most ``limit``
+  bytes of UTF-8 (the end kept: it holds the file's own name)."""
+  text = escape_id("_".join(PurePosixPath(path).parts[1:]), normalize=False) or "file"
+  data = text.encode("utf-8")
+  if len(data) > limit:
+    text = "…" + data[-(limit - 3):].decode("utf-8", "ignore")
+  return text
+
+
+class Strays:
+  """What a uid left outside its work folder, as the judge gets it: ``files`` (flat name,
+  bytes; an empty entry for what does not fit or is no regular file; beyond ``count``
+  entries, one ``MORE_STRAYS`` entry for the rest), and what happened, for the notes."""
+
+  def __init__(self, cap: int = STRAY_CAP, count: int = STRAY_COUNT):
+    self.cap, self.count = cap, count
+    self.files: list[tuple[str, bytes]] = []
+    self.total = 0  # bytes handed over
+    self.found = 0  # strays found, those beyond ``count`` included
+    self.placeholders = 0  # handed over as an empty entry
+    self.places: list[str] = []  # folders they were found in (the first few)
+    self.ipc: list[str] = []  # System V IPC objects removed
+    self.stopped: Optional[str] = None  # why the walk stopped early
+    self.seconds = 0.0  # the walk's
+
+  def fits(self, size: int) -> bool:
+    """Would a stray of ``size`` bytes be handed over with its bytes?"""
+    return len(self.files) < self.count - 1 and self.total + size <= self.cap
+
+  def add(self, name: str, data: Optional[bytes], where: Optional[str] = None,
+          ipc: bool = False) -> None:
+    """One stray (found in the folder ``where``, or an ``ipc`` object): with ``data`` if
+    given and it fits, else as an empty entry; beyond ``count`` entries only counted."""
+    self.found += 1
+    if where is not None and where not in self.places and len(self.places) < 5:
+      self.places.append(where)
+    if ipc:
+      self.ipc.append(name)
+    if len(self.files) >= self.count - 1:
+      return
+    if data is not None and self.total + len(data) <= self.cap:
+      self.files.append((name, data))
+      self.total += len(data)
+    else:
+      self.files.append((name, b""))
+      self.placeholders += not ipc
+
+  def handed(self) -> list[tuple[str, bytes]]:
+    """The entries for the judge: ``files``, then ``MORE_STRAYS`` if there were more."""
+    more = self.found - len(self.files)
+    return self.files + ([(MORE_STRAYS, b"")] if more > 0 else [])
+
+  def notes(self) -> list[str]:
+    notes = []
+    files = self.found - len(self.ipc)
+    if files:
+      where = ", ".join(shown_name(p, 60) for p in self.places)
+      text = (f"it left {files} file(s) outside its work folder (in {where}): handed to the "
+              "judge as what the sandbox's /tmp held, then removed")
+      if self.placeholders:
+        text += (f"; {self.placeholders} as an empty entry (beyond the {self.cap:,} bytes "
+                 "shown, or not a regular file)")
+      if self.found > len(self.files):
+        text += (f"; the {self.found - len(self.files)} beyond the first {self.count - 1} as "
+                 "one entry")
+      notes.append(text)
+    if self.ipc:
+      notes.append(f"it left {len(self.ipc)} System V IPC object(s) "
+                   f"({', '.join(shown_name(n, 60) for n in self.ipc[:5])}"
+                   f"{', ...' if len(self.ipc) > 5 else ''}): each handed to the judge as an "
+                   "entry, then removed")
+    if self.stopped:
+      notes.append(f"the search for files it left elsewhere stopped early ({self.stopped})")
+    return notes
+
+
+def _read_stray(path: str, left: int) -> Optional[bytes]:
+  """A regular file's bytes (at most ``left``), or None: never a FIFO or a device put there
+  in its place (no blocking, no following)."""
+  try:
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+  except OSError:
+    return None
+  with os.fdopen(fd, "rb") as stream:
+    try:
+      if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+        return None
+      data = stream.read(left + 1)
+    except OSError:
+      return None
+  return data if len(data) <= left else None
+
+
+def _owned(uid: int, exclude: Sequence[Path], tops: Sequence[str], deadline: float, *,
+           everywhere: bool = True, writable_folders: Optional[list[str]] = None
+           ) -> Iterator[tuple[str, os.stat_result, str]]:
+  """Every entry ``uid`` owns where it could have made one, walking from ``tops``: (path,
+  lstat, its folder), a folder before what it holds; (``""``, None, "") once, and nothing
+  more, past ``deadline`` (``time.monotonic()``). ``writable_folders`` gets every folder
+  walked that ``uid`` could write.
+
+  A user can only create an entry in a folder it may write (one it owns, or writable by its
+  group or by anyone), and whatever it creates is its own. So (``everywhere``) every folder
+  it could reach is walked (never ``exclude``, ``SKIPPED_TREES``, pseudo file systems,
+  read-only mounts, nor a folder it could not search unless it owns it), and, in each folder
+  it could write, each entry is looked at (elsewhere only the folders). Not ``everywhere``,
+  only the folders it owns or could write are walked below ``tops`` (those ``survey`` found
+  before it ran, with the folders the grader made for it). Group and ACL rights are read
+  loosely (any group bit counts): more is walked, nothing is missed."""
+  skipped = {os.path.realpath(p) for p in exclude} | _unwritable_trees(_mounts())
+  descend = 0o011 if everywhere else 0o022
+  seen: set[tuple[int, int]] = set()
+  real_tops: list[str] = []
+  for top in tops:
+    real = os.path.realpath(top)
+    if real not in real_tops and real not in skipped and os.path.isdir(real):
+      real_tops.append(real)
+  for top in real_tops:
+    try:
+      stack = [(top, os.lstat(top))]
+    except OSError:
+      continue
+    while stack:
+      if time.monotonic() > deadline:
+        yield "", None, ""  # type: ignore[misc]
+        return
+      current, info = stack.pop()
+      if (info.st_dev, info.st_ino) in seen:
+        continue
+      seen.add((info.st_dev, info.st_ino))
+      writable = info.st_uid == uid or bool(info.st_mode & 0o022)
+      if writable and writable_folders is not None:
+        writable_folders.append(current)
+      try:
+        entries = sorted(os.scandir(current), key=lambda e: e.name)
+      except OSError:
+        continue
+      below = []
+      for entry in entries:
+        try:
+          folder = entry.is_dir(follow_symlinks=False)
+          if folder and entry.path in skipped or not (folder or writable):
+            continue
+          sub = entry.stat(follow_symlinks=False)
+        except OSError:
+          continue
+        if sub.st_uid == uid:
+          yield entry.path, sub, current
+        if folder and (sub.st_uid == uid or sub.st_mode & descend):
+          below.append((entry.path, sub))
+      stack.extend(reversed(below))  # taken in name order
+
+
+def _identity(info: os.stat_result) -> tuple:
+  """An entry as ``Survey.owned`` keeps it: a file changed since (its ctime) is another."""
+  return ((info.st_dev, info.st_ino) if stat.S_ISDIR(info.st_mode)
+          else (info.st_dev, info.st_ino, info.st_ctime_ns))
+
+
+def _ipc_identity(kind_: str, ident: int) -> tuple:
+  return ("ipc", kind_, ident)
+
+
+class Survey:
+  """The machine as ``uid`` found it before a submission ran (``survey``)."""
+
+  def __init__(self) -> None:
+    self.owned: set[tuple] = set()  # what it owned (``_identity``, ``_ipc_identity``)
+    self.writable: list[str] = []  # the folders it could write
+    self.complete = True  # False: the walk stopped at its time limit
+    self.seconds = 0.0
+
+
+def survey(uid: int, exclude: Sequence[Path] = (), seconds: float = STRAY_SECONDS,
+           tops: Sequence[str] = ("/",)) -> Survey:
+  """Walk the machine (``_owned``, everywhere) before a submission runs, for two things:
+
+  - what ``uid`` owns already (entries, System V IPC objects): not its doing, so never taken
+    for a stray, nor removed, afterwards (a file changed since is). Empty on the platform,
+    whose account is fresh; not on a machine where that uid was used before (a test's, an
+    earlier grading that died);
+  - every folder ``uid`` could write: the only places where it can make something, so that
+    afterwards ``collect_strays`` walks those (and the folders it made in them) instead of
+    the whole machine again.
+  """
+  found = Survey()
+  started = time.monotonic()
+  for path, info, _ in _owned(uid, exclude, tops, started + seconds,
+                              writable_folders=found.writable):
+    if not path:
+      found.complete = False
+      break
+    found.owned.add(_identity(info))
+  found.owned |= {_ipc_identity(k, i) for k, i, _, _ in _sysv_objects(uid)}
+  found.seconds = time.monotonic() - started
+  return found
+
+
+def collect_strays(uid: int, exclude: Sequence[Path] = (), before: Optional[Survey] = None,
+                   folders: Sequence[str] = STRAY_FOLDERS, cap: int = STRAY_CAP,
+                   count: int = STRAY_COUNT, seconds: float = STRAY_SECONDS,
+                   roots: Sequence[str] = ("/",), strays: Optional[Strays] = None) -> Strays:
+  """Everything ``uid`` left on the machine's file systems (``_owned``) but ``exclude`` (its
+  work folder, which the judge reads where it is) and what it owned ``before``, removed from
+  there: what the sandbox's private ``/tmp`` would have held. Its processes must be gone.
+
+  Walked: ``folders`` first (their files are the first to get their bytes), then, after a
+  complete ``before``, the folders it could write then and what it made there, else every
+  folder below ``roots``. Each stray is handed over (``Strays.add``): its bytes while they
+  fit in ``cap``, else, and for anything that is not a regular file (a FIFO, a socket, a
+  link), an empty entry of the same name, so that the judge always sees that a file was
+  made; beyond ``count`` entries, one ``MORE_STRAYS`` entry stands for the rest. The folders
+  it made are removed too."""
+  strays = strays or Strays(cap, count)
+  started = time.monotonic()
+  keep = before.owned if before is not None else set()
+  if before is not None and before.complete:
+    walks = [(list(folders) + before.writable, False)]
+  else:
+    walks = [(list(folders), False), (list(roots), True)]
+  made: list[str] = []  # folders it made
+  kept: list[str] = []
+  for tops, everywhere in walks:
+    for path, info, folder in _owned(uid, exclude, tops, started + seconds,
+                                     everywhere=everywhere):
+      if not path:
+        strays.stopped = (f"after {seconds:g} s, {strays.found} file(s) found: the folders "
+                          "beyond were not looked in")
+        break
+      if _identity(info) in keep:
+        kept.append(path)
+        continue
+      if stat.S_ISDIR(info.st_mode):
+        made.append(path)
+        continue
+      data = None
+      if stat.S_ISREG(info.st_mode) and strays.fits(info.st_size):
+        data = _read_stray(path, strays.cap - strays.total)
+      strays.add(flat_name(path), data, folder)
+      try:
+        os.unlink(path)
+      except OSError:
+        pass
+  inside = [os.path.realpath(p) for p in exclude] + kept
+  for path in sorted(made, key=len):  # the folders it made, emptied above
+    if os.path.lexists(path) and not any(x.startswith(path + "/") for x in inside):
+      shutil.rmtree(path, ignore_errors=True)
+  strays.seconds = time.monotonic() - started
+  return strays
+
+
+IPC_RMID, SHM_RDONLY = 0, 0o10000
+IPC_KINDS = ("shm", "msg", "sem")
+
+
+def _sysv_objects(uid: int) -> list[tuple[str, int, int, int]]:
+  """The System V IPC objects ``uid`` owns or created (``/proc/sysvipc``): (kind, id, key,
+  size: a segment's bytes, else 0). The creator counts: an owner may give an object away."""
+  found = []
+  for kind_ in IPC_KINDS:
+    try:
+      lines = Path(f"/proc/sysvipc/{kind_}").read_text().splitlines()
+    except OSError:
+      continue
+    if not lines:
+      continue
+    header = lines[0].split()
+    for line in lines[1:]:
+      values = dict(zip(header, line.split()))
+      try:
+        owners = {int(values["uid"]), int(values["cuid"])}
+        ident = int(values[{"shm": "shmid", "msg": "msqid", "sem": "semid"}[kind_]])
+        key = int(values["key"])
+        size = int(values.get("size", 0)) if kind_ == "shm" else 0
+      except (KeyError, ValueError):
+        continue
+      if uid in owners:
+        found.append((kind_, ident, key, size))
+  return found
+
+
+def collect_ipc(uid: int, strays: Optional[Strays] = None, keep: Collection[tuple] = ()
+                ) -> Strays:
+  """Remove the System V IPC objects (shared memory segments, message queues, semaphore
+  sets) ``uid`` owns or created: they belong to the kernel and outlive every process. The
+  seccomp lock-down denies making them; this is for a machine where it could not be applied.
+  Each is handed to the judge as an entry (a segment with its bytes while they fit); those
+  in ``keep`` (``Survey.owned``) are left alone."""
+  import ctypes
+
+  strays = strays or Strays()
+  objects = [o for o in _sysv_objects(uid) if _ipc_identity(o[0], o[1]) not in keep]
+  if not objects:
+    return strays
+  libc = ctypes.CDLL(None, use_errno=True)
+  libc.shmat.restype = ctypes.c_void_p
+  libc.shmat.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_int]
+  libc.shmdt.argtypes = [ctypes.c_void_p]
+  for kind_, ident, key, size in objects:
+    name = f"sysvipc-{kind_}-key{key & 0xFFFFFFFF:08x}-id{ident}"
+    data = None
+    if kind_ == "shm" and strays.fits(size):
+      address = libc.shmat(ident, None, SHM_RDONLY)
+      if address not in (None, ctypes.c_void_p(-1).value):
+        try:
+          data = ctypes.string_at(address, size)
+        finally:
+          libc.shmdt(ctypes.c_void_p(address))
+    strays.add(name, data, ipc=True)
+    if kind_ == "shm":
+      libc.shmctl(ident, IPC_RMID, None)
+    elif kind_ == "msg":
+      libc.msgctl(ident, IPC_RMID, None)
+    else:
+      libc.semctl(ident, 0, IPC_RMID)
+  return strays
+
+
+def _add_files(result: bytes, extra: list[tuple[str, bytes]], prefix: str,
+               notes: Sequence[str] = ()) -> bytes:
+  """The sandbox's result with ``extra`` files added under ``prefix`` (as ``_act`` adds the
+  sandbox's /tmp under ``elsewhere-sandbox/``) and ``notes`` before its file notes; unchanged
+  if it is malformed (the grader then says so). Never more files than a result may hold:
+  the last ones then become one ``MORE_STRAYS`` entry."""
+  from .runner import MAX_RETURNED_FILES, Malformed, parse_result
+
+  if not extra and not notes:
     return result
   try:
     header, files = parse_result(result)
   except Malformed:
     return result
+  room = MAX_RETURNED_FILES - len(files)
+  if len(extra) > room:
+    if room < 1:  # a report already full (a genuine one holds 500 at most): its last makes room
+      files, room = files[:MAX_RETURNED_FILES - 1], 1
+    extra = list(extra[:room - 1]) + [(MORE_STRAYS, b"")]
   names = {str(p) for p, _ in files}
   for name, data in extra:
     candidate = f"{prefix}/{name}"
@@ -518,8 +878,10 @@ def _add_files(result: bytes, extra: list[tuple[str, bytes]], prefix: str) -> by
       candidate += "_"
     names.add(candidate)
     files.append((PurePosixPath(candidate), data))
-  if len(files) > 1000:
-    return result
+  theirs = header.get("file_notes")
+  if not (isinstance(theirs, list) and all(type(n) is str for n in theirs)):
+    theirs = []
+  header["file_notes"] = list(notes) + theirs
   header["files"] = [[str(p), len(d)] for p, d in files]
   return json.dumps(header).encode() + b"\n" + b"".join(d for _, d in files)
 
@@ -533,11 +895,13 @@ def _platform_classes():
 
   class StudentSandbox(Sandbox):
     """Runs the submission's phase as the unprivileged ``uid``, in folders it owns; kills
-    every process of that uid when it ends; hands the judge what it left in /tmp."""
+    every process of that uid when it ends; hands the judge what it left outside its work
+    folder (``collect_strays``, ``collect_ipc``), as the sandbox's /tmp."""
 
     def __init__(self, isolation: Any, uid: int):
       super().__init__(isolation)
       self.student = uid
+      self.before: Optional[Survey] = None  # the machine before grading (``survey``)
 
     def run(self, command, *, deadline, result_cap=0, cpu_limit=None, **options):
       workdir = Path(options["chdir"])
@@ -554,8 +918,14 @@ def _platform_classes():
       run = super().run(wrapped, deadline=deadline, result_cap=result_cap,
                         cpu_limit=cpu_limit, **options)
       run.survivors += kill_uid(self.student)
-      strays = collect_strays(self.student, exclude=[workdir.parent.parent])
-      run.result = _add_files(run.result, strays, "elsewhere-sandbox")
+      # all it left outside the work folder (which the judge reads where it is): its own
+      # home and temporary folders, anywhere else it could write, its IPC objects
+      strays = collect_strays(self.student, exclude=[workdir], before=self.before,
+                              folders=STRAY_FOLDERS + (str(base),))
+      strays = collect_ipc(self.student, strays, self.before.owned if self.before else ())
+      print(f"(platform) looked for what it left outside its work folder in "
+            f"{strays.seconds:.1f} s: {strays.found} found", flush=True)
+      run.result = _add_files(run.result, strays.handed(), "elsewhere-sandbox", strays.notes())
       return run
 
   class PlatformJudge(Judge):
@@ -615,6 +985,13 @@ def grade_as_user(exercise_name: str, path: Path, *, uid: int, time_limit: float
                                  memory_mb=memory_mb)
     for judge in grader._all_judges:
       judge.launch()
+    kill_uid(uid)
+    # while the judges warm up: what the uid owns already (not the submission's doing: left
+    # alone afterwards) and where it could write (where strays are looked for afterwards)
+    before = grader.sandbox.before = survey(uid, exclude=[root])
+    print(f"(platform) surveyed the machine in {before.seconds:.1f} s: "
+          f"{len(before.writable)} folder(s) uid {uid} could write"
+          + ("" if before.complete else " (stopped at its time limit)"), flush=True)
     for judge in grader._all_judges:
       try:
         judge.ready()
@@ -627,6 +1004,8 @@ def grade_as_user(exercise_name: str, path: Path, *, uid: int, time_limit: float
     if grader is not None:
       grader.close()
     kill_uid(uid)
+    if grader is not None:  # (after each run already; here too if a run itself failed)
+      collect_ipc(uid, keep=grader.sandbox.before.owned if grader.sandbox.before else ())
     shutil.rmtree(root, ignore_errors=True)
 
 
@@ -679,12 +1058,13 @@ def platform_main() -> int:
     if visibility not in VISIBILITIES:
       visibility = "visible"
     get_exercise(exercise)
-    path, problem = find_submission(root / "submission")
+    found_notes: list[str] = []
+    path, problem = find_submission(root / "submission", found_notes)
     if path is None:
       write_results(results, _zero(exercise, problem or "nothing to grade",
                                    visibility=visibility,
                                    seconds=time.monotonic() - started))
-      print(f"not graded: {problem}")
+      print(f"not graded: {visible_text(problem)}")
       return 0
     wanted = os.environ.get("ADKCOURSE_GRADESCOPE_ISOLATION") or config.get("isolation", "auto")
     if wanted not in ISOLATIONS:
@@ -693,7 +1073,10 @@ def platform_main() -> int:
     time_limit = float(config.get("timeout", 30.0))
     memory_mb = int(config.get("memory_mb", 2048))
     scratch = prefix / "run"
-    print(f"grading {path.relative_to(root)} for {exercise} (isolation: {mode})", flush=True)
+    print(f"grading {shown_name(path.relative_to(root).as_posix(), 300)} for {exercise} "
+          f"(isolation: {mode})", flush=True)
+    for note in found_notes:
+      print(visible_text(note), flush=True)
     if mode == "bwrap":
       from .runner import Submission, grade_all
 
@@ -710,7 +1093,7 @@ def platform_main() -> int:
                              memory_mb=memory_mb, scratch=scratch)
       described = (f"unprivileged user (uid {uid}), no new privileges, seccomp lock-down; "
                    "no bubblewrap")
-    notes = list(graded.info)
+    notes = found_notes + list(graded.info)
     if graded.survivors:
       notes.append(f"{graded.survivors} process(es) it started outlived its run and were killed")
     data = results_json(graded.report, visibility=visibility,
@@ -721,7 +1104,7 @@ def platform_main() -> int:
     print(f"score {graded.report.score:g} / {graded.report.max_score:g}; isolation: {described}")
     return 0
   except BaseException as error:  # noqa: BLE001 - a results file in every case
-    traceback.print_exc()
+    print(visible_text(traceback.format_exc()), file=sys.stderr, flush=True)
     note = ("the autograder could not grade this submission "
             f"({type(error).__name__}: {one_line(error, 200)}): submit again, and tell your "
             "instructor if it happens again")
@@ -729,6 +1112,6 @@ def platform_main() -> int:
       write_results(results, _zero(exercise, note, visibility=visibility,
                                    seconds=time.monotonic() - started))
     except Exception:  # noqa: BLE001 - run_autograder writes its own then
-      traceback.print_exc()
+      print(visible_text(traceback.format_exc()), file=sys.stderr, flush=True)
       return 1
     return 0

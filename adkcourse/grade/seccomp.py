@@ -14,9 +14,19 @@ virtual machine, ``AF_NETLINK`` talks to the kernel) can still be created and bo
    remove, that fails ``keyctl``, ``add_key`` and ``request_key`` with ``EPERM``, fails
    ``socket`` and ``socketpair`` for every family but ``AF_UNIX`` (what the event loop, the
    grader's channels and PostgreSQL's socket need) with ``EAFNOSUPPORT``, fails io_uring (it
-   can open sockets without the ``socket`` system call), and kills the process on a system
-   call made through another architecture's table (a 32-bit ``int 0x80`` call would bypass
-   the numbers checked here).
+   can open sockets without the ``socket`` system call), fails System V IPC (shared memory
+   segments, message queues and semaphore sets: ``shmget``, ``msgget``, ``semget`` and the
+   calls using them) and POSIX message queues (``mq_open``...) with ``EPERM``, and kills the
+   process on a system call made through another architecture's table (a 32-bit ``int 0x80``
+   call would bypass the numbers checked here).
+
+System V IPC objects and POSIX message queues belong to the kernel, not to a process or a
+folder: one a submission makes outlives every process it started, unseen by the judge, where
+a copy of data it should erase could wait. Without an IPC namespace of its own (the
+unprivileged-user mode of ``gradescope``, where bubblewrap cannot run) nothing else would
+remove them. Python, SQLite (its ``-shm`` file is a mapped file), asyncio and
+``multiprocessing`` (POSIX semaphores live in ``/dev/shm``) use none of them. The numbers are
+the kernel's (``asm/unistd_64.h`` for x86_64, ``asm-generic/unistd.h`` for aarch64).
 
 Linux on x86_64 and aarch64 only; elsewhere ``lock_down`` raises ``LockDownUnavailable``.
 """
@@ -51,13 +61,33 @@ ARCHES = {
     # machine: (AUDIT_ARCH_*, syscall numbers, x32 bit or None)
     "x86_64": (0xC000003E, {"keyctl": 250, "add_key": 248, "request_key": 249, "socket": 41,
                             "socketpair": 53, "io_uring_setup": 425, "io_uring_enter": 426,
-                            "io_uring_register": 427}, 0x40000000),
+                            "io_uring_register": 427,
+                            # System V IPC (asm/unistd_64.h)
+                            "shmget": 29, "shmat": 30, "shmctl": 31, "shmdt": 67,
+                            "semget": 64, "semop": 65, "semctl": 66, "semtimedop": 220,
+                            "msgget": 68, "msgsnd": 69, "msgrcv": 70, "msgctl": 71,
+                            # POSIX message queues
+                            "mq_open": 240, "mq_unlink": 241, "mq_timedsend": 242,
+                            "mq_timedreceive": 243, "mq_notify": 244, "mq_getsetattr": 245},
+               0x40000000),
     "aarch64": (0xC00000B7, {"keyctl": 219, "add_key": 217, "request_key": 218, "socket": 198,
                              "socketpair": 199, "io_uring_setup": 425, "io_uring_enter": 426,
-                             "io_uring_register": 427}, None),
+                             "io_uring_register": 427,
+                             # System V IPC (asm-generic/unistd.h)
+                             "msgget": 186, "msgctl": 187, "msgrcv": 188, "msgsnd": 189,
+                             "semget": 190, "semctl": 191, "semtimedop": 192, "semop": 193,
+                             "shmget": 194, "shmctl": 195, "shmat": 196, "shmdt": 197,
+                             # POSIX message queues
+                             "mq_open": 180, "mq_unlink": 181, "mq_timedsend": 182,
+                             "mq_timedreceive": 183, "mq_notify": 184, "mq_getsetattr": 185},
+                None),
 }
+SYSV_IPC = ("shmget", "shmat", "shmctl", "shmdt", "msgget", "msgsnd", "msgrcv", "msgctl",
+            "semget", "semop", "semtimedop", "semctl")
+POSIX_MQUEUE = ("mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify",
+                "mq_getsetattr")
 DENIED = ("keyctl", "add_key", "request_key", "io_uring_setup", "io_uring_enter",
-          "io_uring_register")
+          "io_uring_register") + SYSV_IPC + POSIX_MQUEUE
 ALLOWED_FAMILIES = (socket.AF_UNIX,)
 
 

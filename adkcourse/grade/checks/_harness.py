@@ -218,13 +218,21 @@ async def _guarded(awaitable: Any) -> Any:
     raise _SubmissionExit(error.code) from None
 
 
-def _contract_notes(fn: Callable, name: str, is_async: Optional[bool]) -> list[str]:
-  if is_async and not inspect.iscoroutinefunction(fn):
-    return [f"`{name}` is defined with `def`: the contract is `async def` (service methods "
-            "are coroutines and must be awaited)"]
-  if is_async is False and inspect.iscoroutinefunction(fn):
-    return [f"`{name}` is defined with `async def`: the contract is a plain `def`"]
-  return []
+class ContractError(TypeError):
+  """The call broke the contract's ``async def`` or plain ``def``: what the caller the contract
+  describes would meet (``await`` on a plain value, or a coroutine it never awaits)."""
+
+
+def _contract_error(value: Any, name: str, is_async: Optional[bool]) -> Optional[str]:
+  """Why what ``name`` returned breaks the contract (None: it keeps it). Judged on the value,
+  not the definition: a plain ``def`` that returns a coroutine can be awaited, as it must."""
+  if is_async and not inspect.isawaitable(value):
+    return (f"it returned {type(value).__name__}, not an awaitable: the contract is "
+            f"`async def`, and its caller's `await {name}(...)` fails here")
+  if is_async is False and inspect.isawaitable(value):
+    return ("it returned a coroutine: the contract is a plain `def`, and its caller does not "
+            "await what it returns (so none of it runs for them)")
+  return None
 
 
 async def call_limited(fn: Callable, *args: Any, label: str, is_async: Optional[bool] = None,
@@ -233,8 +241,7 @@ async def call_limited(fn: Callable, *args: Any, label: str, is_async: Optional[
   """Call ``fn`` (awaiting what it returns), never letting it crash the caller: (its result
   or None, its ``CallOutcome``). ``is_async`` is the contract (None: not checked);
   ``budget`` sets the limits and is charged the CPU time the call used."""
-  outcome = CallOutcome(label=label, notes=_contract_notes(fn, label, is_async),
-                        time_limit=budget.total if budget is not None else None)
+  outcome = CallOutcome(label=label, time_limit=budget.total if budget is not None else None)
   limits = budget.next() if budget is not None else None
   stopper = _Stopper()
   started = time.process_time()
@@ -242,6 +249,11 @@ async def call_limited(fn: Callable, *args: Any, label: str, is_async: Optional[
   try:
     with _limited(limits, stopper):
       value = fn(*args, **kwargs)
+      broken = _contract_error(value, getattr(fn, "__name__", None) or label, is_async)
+      if broken is not None:
+        if inspect.iscoroutine(value):
+          value.close()  # what its caller never awaits never runs
+        raise ContractError(broken)
       if inspect.isawaitable(value):
         stopper.loop = asyncio.get_running_loop()
         stopper.task = asyncio.ensure_future(_guarded(value))
@@ -259,7 +271,8 @@ async def call_limited(fn: Callable, *args: Any, label: str, is_async: Optional[
   except KeyboardInterrupt:
     raise
   except BaseException as error:  # noqa: BLE001 - anything the code may raise
-    outcome.raised = str(type(error).__name__)[:200]
+    outcome.raised = "TypeError" if isinstance(error, ContractError) else \
+        str(type(error).__name__)[:200]
     outcome.value_error = isinstance(error, ValueError)
     outcome.message = safe_str(error)
   finally:

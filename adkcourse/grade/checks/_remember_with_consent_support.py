@@ -420,8 +420,8 @@ def _event_line(event: Event) -> str:
 def turn_call(fn: Callable, runner: Runner, watch: CallbackWatch, user: str, session: str,
               text: str) -> Callable:
   """One turn, as the call the harness times, returning what its callback did
-  (``CallbackWatch.report``): a plain ``def`` when ``fn`` is one, so that the contract's
-  ``async def`` is checked on ``fn`` itself."""
+  (``CallbackWatch.report``). The callback's own ``def`` or ``async def`` is ADK's business:
+  ADK awaits what a callback returns only if it can be awaited, so either works."""
   message = types.Content(role="user", parts=[types.Part(text=text)])
 
   async def run() -> str:
@@ -430,4 +430,4 @@ def turn_call(fn: Callable, runner: Runner, watch: CallbackWatch, user: str, ses
       pass
     return watch.report(before, (runner.app_name, user, session))
 
-  return run if inspect.iscoroutinefunction(fn) else (lambda: run())
+  return run

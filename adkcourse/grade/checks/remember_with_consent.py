@@ -25,6 +25,7 @@ script's (``4f2a-t03.1``); ``classify`` asks the contract's model why.
 
 from __future__ import annotations
 
+import inspect
 import random
 from typing import Any, Callable, Optional
 
@@ -173,6 +174,9 @@ async def act(fn: Callable, world: ActWorld) -> None:
   memory = ChannelMemoryService(world.channels["memory"])
   sessions = StampedSessions(inputs["start"], inputs["tag"])
   watch = CallbackWatch(fn, sessions)
+  if not inspect.iscoroutinefunction(fn):
+    world.snapshot_notes.append(f"`{FUNCTION}` is defined with `def`: the contract is `async def` "
+                                "(ADK also calls a plain callback, so it is judged as it behaves)")
   runners = {app: Runner(app_name=app, agent=concierge(AGENT, watch), session_service=sessions,
                          memory_service=memory) for app in inputs["apps"]}
   await sessions.open(inputs["customers"])

@@ -1,0 +1,10 @@
+"""A plain def that starts the right work as a task and returns: the caller's await gets None."""
+import asyncio
+
+from solutions.grant_runtime_role import grant_runtime_role as _right
+
+_started = []  # the tasks, kept alive (a task nobody references may be collected)
+
+
+def grant_runtime_role(*args, **kwargs):
+  _started.append(asyncio.get_running_loop().create_task(_right(*args, **kwargs)))
