@@ -98,9 +98,15 @@ class CaseResult:
 def grade_case(job: tuple[str, str]) -> CaseResult:
   """Grade one case file in this (worker) process, on fresh seeded data of its own."""
   exercise, path = job
-  module, fn = load(Path(path), exercise)
-  with tempfile.TemporaryDirectory(prefix="case-") as workdir:
-    report = asyncio.run(run_exercise_checks(exercise, fn, workdir=workdir, seed=SEED))
+  try:
+    module, fn = load(Path(path), exercise)
+    with tempfile.TemporaryDirectory(prefix="case-") as workdir:
+      report = asyncio.run(run_exercise_checks(exercise, fn, workdir=workdir, seed=SEED))
+  except BaseException:  # noqa: BLE001 - this case fails alone, its batch goes on
+    import traceback
+
+    return CaseResult(float("nan"), float("nan"), frozenset(),
+                      "the checks themselves failed:\n" + traceback.format_exc(), frozenset())
   return CaseResult(report.score, report.max_score, frozenset(r.check for r in report.failed()),
                     report.summary(), frozenset(getattr(module, "LOSES", ())))
 
@@ -111,6 +117,7 @@ def grade_case(job: tuple[str, str]) -> CaseResult:
 def test_case(exercise, path, graded):
   result = graded(exercise)[(exercise, str(path))]
   where = f"seed {SEED} (ADKCOURSE_CASES_SEED={SEED} to replay)\n{result.summary}"
+  assert result.score == result.score, where  # NaN: the checks raised instead of grading
   if path.stem.startswith("right_"):
     assert result.score == result.max_score == get_exercise(exercise).max_score, where
   else:

@@ -2,6 +2,7 @@
 
     python -m adkcourse.grade EXERCISE SUBMISSIONS_DIR --out gradebook.csv
     python -m adkcourse.grade gradescope EXERCISE --out autograder.zip
+    python -m adkcourse.grade nbgrader COURSE_DIR [--exercise NAME ...] [--seed N]
 
 SUBMISSIONS_DIR holds one ``.ipynb`` or ``.py`` file per student (student id = file name
 without extension). Each submission runs in its own bubblewrap sandbox (see
@@ -115,6 +116,10 @@ def main(argv: list[str] | None = None) -> int:
     from .gradescope import main as gradescope_main
 
     return gradescope_main(argv[1:])
+  if argv[:1] == ["nbgrader"]:  # writes an nbgrader course folder (no exercise has that name)
+    from .nbgrader import main as nbgrader_main
+
+    return nbgrader_main(argv[1:])
   parser = build_parser()
   args = parser.parse_args(argv)
   feedback_dir = args.feedback_dir or args.out.parent / f"{args.out.stem}-feedback"
