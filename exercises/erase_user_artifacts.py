@@ -18,12 +18,16 @@ function returns:
    session service no longer lists (``delete_session`` leaves a session's files on disk), and
    no staging folder a save that never finished left (``versions/.<n>.pending/``). No
    ``versions`` folder of theirs is left either: ``FileArtifactService`` lists an artifact
-   wherever one is, even empty;
+   wherever one is, even empty. A symbolic link in their ``artifacts/`` or ``sessions/`` is
+   theirs too: remove the link itself, never what it points to (ADK would list what is behind
+   it as theirs; it is not, and it stays);
 2. it returns the number of versions it erased, an ``int``: each ``versions/<n>/`` folder
    counts once, as ``list_versions`` counts them (a version holding a rewind's empty tombstone
-   counts, a staging folder does not), an app named twice in ``app_names`` once, and an app
-   where the user has nothing adds 0;
-3. everything else is exactly as it was, byte for byte:
+   counts, a staging folder does not, nor anything behind a link), an app named twice in
+   ``app_names`` once, and an app where the user has nothing adds 0: a user with nothing in
+   these apps gets ``0``, not ``None``;
+3. everything else is exactly as it was, byte for byte, with its permission bits and its
+   links (a link stays a link, to the same target):
    - every other user's files and folders, empty folders included. Ids are compared exactly:
      another case, a space around the id, another Unicode form (``é`` composed, or ``e`` +
      U+0301) or glob characters (``ana*`` and ``anabel``, ``[a]na`` and ``ana``) make another
@@ -31,14 +35,17 @@ function returns:
      inside ``ana``'s: only ``artifacts/`` and ``sessions/`` in ``ana``'s folder are ``ana``'s;
    - the user's files in apps not named, whatever their names look like (``cafe_2_beta``,
      ``CAFE_2``, ``cafe_2/v2`` are not ``cafe_2``);
+   - the apps' own folders, ``apps/<app>/`` and ``apps/<app>/users/``, even in an app where
+     the user was the only one;
    - the session store: every session (the user's too: this erases files, not
      conversations), event (with its ``artifact_delta``) and state;
    - and no copy of what is erased is kept, nor any other file or folder made: not in the
-     artifact folder, next to the session store, in the temporary or the home folder;
-4. the user's own folders, ``apps/<app>/users/<user_id>/`` and what is in it (another user's
-   folder inside it excepted), and for an id with a slash the folders on the way to it that
-   are nobody else's (``users/team/`` for ``team/ana``), may be left empty or removed: apart
-   from ``versions`` folders (see 1), either is right.
+     artifact folder (a trash folder in the user's own is one), next to the session store, in
+     the temporary or the home folder, nor anywhere else;
+4. the user's own folders, ``apps/<app>/users/<user_id>/`` and the folders in it (another
+   user's folder inside it excepted), and for an id with a slash the folders on the way to it
+   that are nobody else's (``users/team/`` for ``team/ana``), may be left empty or removed:
+   apart from ``versions`` folders (see 1), either is right. Nothing new may be left in them.
 
 ``user_id`` and every app name are ones ADK accepts; ids it would store in the same folder as
 another (``ana/``, ``./ana``) are not used. How you get there is your decision: the services'

@@ -4,35 +4,47 @@ Contract (``exercises/erase_user_artifacts.py``): ``async def erase_user_artifac
 artifact_service, session_service, user_id, app_names) -> int`` removes, in each app named,
 every version of every file of the user kept by a ``FileArtifactService`` (``user:`` files and
 the files of every session, sessions the ``SqliteSessionService`` no longer lists included, and
-the staging folders of saves that never finished), leaves no ``versions`` folder of theirs, and
-returns the number of versions erased (as ``list_versions`` counts them). Everything else stays
-byte for byte: other users' files and folders, the user's files in other apps, the session
-store; no copy is made. The user's own folders may stay empty or go.
+the staging folders of saves that never finished), leaves no ``versions`` folder or link of
+theirs (never following one), and returns the number of versions erased (as ``list_versions``
+counts them; ``0`` for nothing). Everything else stays byte for byte, with its permission bits:
+other users' files and folders, the apps' own folders, the user's files in other apps, the
+session store; no copy is made, anywhere. The folders the user had may stay empty or go.
 
 A world is an artifact folder written through ``FileArtifactService`` and a session file
 written through ``SqliteSessionService`` (``_world.play``). The user has sessions the service
 lists, deleted ones and ones it never held, each with several files of several versions: text
 and binary, empty ones, a rewind's tombstone, names with spaces, padding, an emoji, ``é`` in
 both Unicode forms, nested (``receipts/2024/march.txt``, ``doc`` beside ``doc/nested.txt``, the
-number-like ``draft/1``), and ``user:`` files saved from a session or with none (listed under a
-bare name that a session file shares), staging folders of killed saves (one made before a
-later save, which skipped its number: versions 0, 1, 3) and one alone. Beside them:
-users whose ids a sloppy match confuses with theirs (prefix, case, padding, NFC and NFD, glob
-characters and what they match, an id with a slash whose folder lies inside theirs, the parent
-of theirs, a backslash twin) holding the same file names and session ids (``default``), an
-other user's empty folders, the user in apps not named (a prefix, case or Unicode twin of a
-named one, one nested in it, a plain other app). Variants: the user id with quotes, with glob
-characters (and a session id with a slash), with a slash (and a decomposed accent), padded
-with an emoji and no session left in the store (named apps: one with nothing, one twice).
+number-like ``draft/1``), one named ``metadata``, a legacy one named ``metadata.json`` (its one
+file in its version folder), and ``user:`` files saved from a session or with none (listed
+under a bare name that a session file shares), staging folders of killed saves (one with its
+metadata.json; one made before a later save, which skipped its number: versions 0, 1, 3) and
+one alone. Links in the user's folders, theirs to remove and never to follow: a session folder
+that is a link to another user's session, a ``user:`` file that is a link to their own file in
+an app not named, in version folders a link to another user's payload and one to nothing.
+Beside them: users whose ids a sloppy match confuses with theirs (prefix, case, padding, NFC
+and NFD, glob characters and what they match, an id with a slash whose folder lies inside
+theirs, the parent of theirs, a backslash twin) holding the same file names and session ids
+(``default``), an other user's empty folders, the user in apps not named (a prefix, case or
+Unicode twin of a named one, one nested in it, a plain other app). A named app has nobody but
+the user (its ``users/`` folder stays). A share of all files and folders have permission bits
+other than the umask's. Variants: the user id with quotes, with glob characters (and a session
+id with a slash), with a slash (and a decomposed accent), padded with an emoji and no session
+left in the store (named apps: one with nothing, one twice). Each world has two calls: first
+for a user with files in an app not named only (a prefix of another's id: it returns 0),
+then for the user.
 
 Observed: every entry of the world's folder, at return time and as the run left it (files by
-size and hash, folders, links; described by ``act`` in one file, see ``_support.pack``: the
-sandbox returns too few files, too shallow, for ADK's layout), every row and the format of the
-session file, files left anywhere else in the work folder, and what the call returned.
+size, hash and permission bits, folders by their bits, links by their targets; described by
+``act`` in one file, see ``_support.pack``: the sandbox returns too few files, too shallow, for
+ADK's layout), every row and the format of the session file, files left anywhere else in the
+work folder, what each call made outside the folders observed (``_support.OutsideWrites``: the
+self-check has no sandbox whose /tmp is kept), and what each call returned.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import unicodedata
 from pathlib import Path
@@ -43,10 +55,12 @@ from google.adk.events import Event, EventActions
 from google.adk.sessions.sqlite_session_service import SqliteSessionService
 from google.genai import types
 
-from ._engine import ABSENT, Check, Exercise, Open, Resources, View, same
-from ._erase_user_artifacts_support import (FILE_NAMES, MANIFEST, Saves, as_observation, owner,
-                                            pack, read_manifest, scan, scope_of, session_of,
-                                            stored_name, user_base, valid_id, write_root)
+from ._engine import ABSENT, RETURNED, Check, Exercise, Open, Resources, View, same
+from ._erase_user_artifacts_support import (FILE_NAMES, MANIFEST, OutsideWrites, Saves,
+                                            as_observation, duplicate, owner, pack, payloads,
+                                            read_manifest, scan, scope_of, session_of,
+                                            stored_name, user_base, valid_id, write_extras,
+                                            write_root)
 from ._harness import ActWorld
 from ._observe import describe_key, quote, read_sqlite, stray_files
 from ._world import (FIRST_NAMES, NICKNAMES, SHARED_SESSION_IDS, Clock, awkward_user_id,
@@ -60,7 +74,7 @@ TEAMS, DESKS = ("north", "clinic", "team-7"), ("desk", "kiosk", "counter")
 NFD_NAMES = ("zoe\u0301", "rene\u0301e", "noe\u0308l", "jose\u0301")
 CHILDREN = ("x", "old", "kids")
 SCOPE_CHECK = {"live": "session_files_erased", "deleted": "deleted_sessions_erased",
-               "disk": "deleted_sessions_erased"}
+               "disk": "deleted_sessions_erased", "link": "session_files_erased"}
 
 
 # --- the world ---------------------------------------------------------------------------------
@@ -98,22 +112,26 @@ def lookalikes(rng: random.Random, user: str, count: int = 6) -> list[str]:
 def generate(rng: random.Random, variant: int) -> dict[str, Any]:
   kind = VARIANTS[variant]
   user = pick_user(rng, kind)
-  stems = rng.sample(APP_STEMS, 3)
-  first_app, second_app, other_app = (f"{s}_{rng.randrange(10, 99)}" for s in stems)
+  stems = rng.sample(APP_STEMS, 4)
+  first_app, second_app, other_app, solo_app = (f"{s}_{rng.randrange(10, 99)}" for s in stems)
   twins = [a for a in dict.fromkeys([first_app.upper(), unicodedata.normalize("NFD", first_app)])
            if a != first_app]  # and a prefix twin, in every world
   twin_apps = [f"{first_app}_beta", rng.choice(twins)] + (
       [f"{first_app}/v2"] if kind == "no session left" else []) + [other_app]
-  listed = [first_app, second_app]
-  app_names = rng.sample(listed, 2)
+  listed = [first_app, second_app, solo_app]
+  app_names = rng.sample(listed, 3)
   missing = None
   if kind == "no session left":  # an app with nothing of anyone's, and one named twice
     missing = f"{stems[1]}_archive"
     app_names += [missing, first_app]
   others = lookalikes(rng, user, count=5)
   bystander = rng.choice([n for n in FIRST_NAMES if n not in user.lower() and n not in others])
+  # The first call erases a user with nothing in the named apps (it returns 0): a prefix of
+  # the bystander's id, with files in an app not named only.
+  ghost = next(g for g in (bystander[:-1], bystander[:-2], f"{bystander}_")
+               if g not in others + [user, bystander] and valid_id(g))
   saves, clock = Saves(rng), Clock(rng)
-  sessions: list[list[str]] = []  # [app, user, session id, "live" / "deleted" / "disk"]
+  sessions: list[list[str]] = []  # [app, user, session id, "live"/"deleted"/"disk"/"link"]
   pending: list[dict[str, Any]] = []
   deleted: list[dict[str, Any]] = []
   shared = rng.choice(SHARED_SESSION_IDS)
@@ -142,7 +160,8 @@ def generate(rng: random.Random, variant: int) -> dict[str, Any]:
             "slash": ["live", "disk", "live", "deleted"],
             "no session left": ["deleted", "disk", "deleted"]}[kind]
   portfolio(first_app, user, list(zip(own, wheres)), (1, 2), 3, 2, True, tombstone=True)
-  mine = [s for s in saves.items if s["user"] == user]
+  saves.add(first_app, user, rng.choice(own), "metadata", rng.randint(1, 2))  # its payload
+  mine = [s for s in saves.items if s["user"] == user]  # is a file named "metadata"
   rewound = rng.choice([s for s in mine if s["session"] and not s["file"].startswith("user:")])
   saves.add(first_app, user, rewound["session"], rewound["file"], 1, tombstone=True)
   # A save killed before another one: the later save skips its number (versions 0, 1, 3).
@@ -151,9 +170,9 @@ def generate(rng: random.Random, variant: int) -> dict[str, Any]:
                   "version": saves.versions[_where(rewound)], "hex": secret(rng)})
   saves.versions[_where(rewound)] += 1
   saves.add(first_app, user, rewound["session"], rewound["file"], 1)
-  target = rng.choice(mine)
+  target = rng.choice(mine)  # a staging folder with its metadata.json, in every world
   pending.append({"app": first_app, "user": user, "session": target["session"],
-                  "file": target["file"], "with": rng.choice(("payload", "metadata", "tmp")),
+                  "file": target["file"], "with": "metadata",
                   "version": saves.versions[_where(target)], "hex": secret(rng)})
   if kind in ("quotes", "slash"):  # an artifact whose only save never finished
     pending.append({"app": first_app, "user": user, "session": own[-1],
@@ -183,26 +202,89 @@ def generate(rng: random.Random, variant: int) -> dict[str, Any]:
   portfolio(second_app, user, second, (1, 1), 2, 1, rng.random() < 0.5)
   for other in [o for o in others if o.startswith(f"{user}/")]:
     portfolio(second_app, other, [(shared, "live")], (1, 1), 2, 0, False)
+  # The third named app has nobody but the user: its users/ folder and itself stay.
+  solo = (f"s-{secret(rng)[:8]}", "disk" if kind == "no session left"
+          else rng.choice(("live", "disk")))
+  portfolio(solo_app, user, [solo], (1, 1), 2, 1, False)
   # Apps not named: twins of the first, a plain other one; the user has files in each.
   for app in twin_apps:
     portfolio(app, user, [(shared, "live")], (1, 1), 2, int(rng.random() < 0.5), False)
   portfolio(other_app, bystander, [(shared, "live")], (1, 1), 1, 1, False)
+  portfolio(other_app, ghost, [(shared, "live")], (1, 1), 1, 1, False)
   twin = rng.choice(twin_apps)
   item = next(s for s in saves.items if s["app"] == twin and s["user"] == user)
   pending.append({"app": twin, "user": user, "session": item["session"], "file": item["file"],
                   "with": "payload", "version": saves.versions[_where(item)],
                   "hex": secret(rng)})
+  extras = world_extras(rng, dict(user=user, first_app=first_app, solo_app=solo_app,
+                                  solo=solo, twin_apps=twin_apps, bystander=bystander,
+                                  sessions=sessions, saves=saves, deleted=deleted))
   script = session_script(rng, clock, sessions, saves.items)
   pairs = {(s["app"], s["user"]) for s in saves.items} | {(a, u) for a, u, _, _ in sessions}
   pairs |= {(app, user) for app in app_names}
   owners = sorted(([user_base(a, u), a, u] for a, u in pairs), key=lambda o: -len(o[0]))
-  return {"variant": variant, "kind": kind, "user": user, "app_names": app_names,
-          "listed": sorted(set(app_names)), "missing_app": missing, "twin_apps": twin_apps,
+  return {"variant": variant, "kind": kind, "user": user, "ghost": ghost,
+          "app_names": app_names, "listed": sorted(set(app_names)), "missing_app": missing,
+          "solo_app": solo_app, "twin_apps": twin_apps,
           "apps": sorted({a for a, _ in pairs}, key=len, reverse=True),
           "others": others + [bystander], "saves": saves.items, "pending": pending,
           "deleted_artifacts": deleted, "sessions": sessions, "owners": owners,
-          "script": script,
-          "erased_versions": sum(saves.count(a, user) for a in set(app_names))}
+          "script": script, "extras": extras,
+          "erased_versions": sum(saves.count(a, user) for a in set(app_names))
+          + len(extras["legacy"])}
+
+
+def world_extras(rng: random.Random, world: dict[str, Any]) -> dict[str, Any]:
+  """What ADK's API never writes, in every world (``_support.write_extras``):
+
+  - a legacy artifact of the user's named ``metadata.json`` (one file in its version folder);
+  - links in the user's folders, which are theirs to remove and never to follow: a session
+    folder that is a link to the bystander's session, a ``user:`` artifact that is a link to
+    their own artifact in an app not named, in a version folder a link to another user's
+    payload and one whose target is gone;
+  - other permission bits on a share of all entries, on the whole linked session, and a
+    writable linked payload (writing through the link would change it)."""
+  user, first, solo = world["user"], world["first_app"], world["solo_app"]
+  sessions, saves, bystander = world["sessions"], world["saves"], world["bystander"]
+  legacy_at = f"{user_base(solo, user)}/sessions/{world['solo'][0]}/artifacts/metadata.json"
+  legacy = [{"path": legacy_at, "version": 0, "text": json.dumps(
+      {"fileName": "metadata.json", "mimeType": "application/json", "version": 0,
+       "canonicalUri": f"file:///srv/cafe/{ROOT}/{legacy_at}/versions/0/metadata.json",
+       "customMetadata": {"note": secret(rng)}}, ensure_ascii=False)}]
+  theirs = next(s for s in sessions if s[0] == first and s[1] == bystander)
+  linked = f"{user_base(first, bystander)}/sessions/{theirs[2]}"
+  link_session = f"s-{secret(rng)[:8]}"
+  sessions.append([first, user, link_session, "link"])
+  links = [[f"{user_base(first, user)}/sessions/{link_session}", linked]]
+  twin = next(s for s in saves.items if s["app"] == world["twin_apps"][0] and s["user"] == user)
+  shortcut = "shortcut to " + stored_name(twin["file"]).rsplit("/", 1)[-1]
+  links.append([f"{user_base(solo, user)}/artifacts/{shortcut}", artifact_path(twin)])
+  mine = [s for s in saves.items if s["app"] == first and s["user"] == user]
+  one, two = rng.sample(mine, 2)
+  gone = {artifact_path(s) for s in world["deleted"]}
+  firsts = {artifact_path(s): s for s in reversed(saves.items)}  # each artifact's version 0
+  mate = next(s for path, s in firsts.items() if s["app"] == first and s["user"] != user
+              and path not in gone and not s["payload"].get("tombstone")
+              and s["payload"].get("text", "x"))  # not empty
+  links.append([f"{artifact_path(one)}/versions/0/original", payload_path(mate)])
+  deleted = next(s for s in world["deleted"] if s["session"])
+  links.append([f"{artifact_path(two)}/versions/0/preview", payload_path(deleted)])
+  links = [link for link in dict.fromkeys(map(tuple, links))]
+  return {"legacy": legacy, "links": [list(link) for link in links],
+          "modes": {"seed": rng.getrandbits(32), "share": 0.25,
+                    "fixed": [[linked, 0o705, 0o444], [payload_path(mate), 0o775, 0o664]]}}
+
+
+def artifact_path(save: dict[str, Any]) -> str:
+  """The folder of a save's artifact, relative to the root."""
+  scope = scope_of(save["session"], save["file"])
+  where = "artifacts" if scope is None else f"sessions/{scope}/artifacts"
+  return f"{user_base(save['app'], save['user'])}/{where}/{stored_name(save['file'])}"
+
+
+def payload_path(save: dict[str, Any]) -> str:
+  """The payload of version 0 of a save's artifact, relative to the root."""
+  return f"{artifact_path(save)}/versions/0/{stored_name(save['file']).rsplit('/', 1)[-1]}"
 
 
 def _where(save: dict[str, Any]) -> tuple:
@@ -216,7 +298,7 @@ def session_script(rng: random.Random, clock: Clock, sessions: list[list[str]],
   ``artifact_delta`` names the files its run saved; the deleted ones deleted afterwards."""
   script: list[dict[str, Any]] = []
   for app, who, session, where in sessions:
-    if where == "disk":
+    if where in ("disk", "link"):
       continue
     script.append({"op": "create", "app": app, "user": who, "id": session,
                    "state": {"table": rng.randrange(1, 20), "user:visits": rng.randrange(9)}})
@@ -238,20 +320,35 @@ def session_script(rng: random.Random, clock: Clock, sessions: list[list[str]],
 
 async def build(spec: dict[str, Any], folder: Path, resources: Resources) -> dict[str, Any]:  # noqa: ARG001
   await write_root(folder / ROOT, spec["saves"], spec["pending"], spec["deleted_artifacts"])
+  write_extras(folder / ROOT, spec["extras"])
   await play(SqliteSessionService(str(folder / DB_NAME)), spec["script"])
-  return {"root": ROOT, "db": DB_NAME, "user": spec["user"], "apps": spec["app_names"]}
+  return {"root": ROOT, "db": DB_NAME, "users": [spec["ghost"], spec["user"]],
+          "apps": spec["app_names"]}
 
 
 # --- act and observe -----------------------------------------------------------------------------
 
 async def act(fn: Callable, world: ActWorld) -> None:
   """Call ``fn(artifact_service, session_service, user_id, app_names)`` on the world's
-  services; describe the folder when it returns (the snapshot) and as the run leaves it."""
-  artifacts = FileArtifactService(world.path(world.inputs["root"]))
+  services, for a user with nothing there first (it returns 0), then for the user; describe
+  the folder when it returns (the snapshot) and as the run leaves it, with what each call
+  made outside the folders the judge observes (``OutsideWrites``)."""
+  root = Path(world.path(world.inputs["root"]))
+  artifacts = FileArtifactService(root)
   sessions = SqliteSessionService(world.path(world.inputs["db"]))
-  await world.call(fn, artifacts, sessions, world.inputs["user"], list(world.inputs["apps"]))
-  at_return = scan(world.folder, KEEP)
-  pack(world.folder, scan(world.folder, KEEP), KEEP)  # first: the snapshot copies no tree
+  apps = list(world.inputs["apps"])
+  observed = [world.folder, (world.elsewhere_root or world.folder.parent)
+              / f"elsewhere-{world.index}"]  # the call's temporary and home folders
+  strays: dict[str, list[str]] = {}  # path -> entry: the first call that made it says so
+  for user in world.inputs["users"]:
+    bases = [root / "apps" / app / "users" / user for app in apps]
+    with OutsideWrites(observed, lambda bases=bases: payloads(bases)) as outside:
+      await world.call(fn, artifacts, sessions, user, list(apps))
+    for stray in outside.strays():
+      strays.setdefault(stray[1], stray)
+  at_return = scan(world.folder, KEEP) + list(strays.values())
+  # first: the snapshot copies no tree
+  pack(world.folder, scan(world.folder, KEEP) + list(strays.values()), KEEP)
   world.snapshot()  # the session file as it was at return time, and a manifest to replace
   pack(world.snapshot_dir, at_return, KEEP)
 
@@ -295,7 +392,7 @@ def classify(spec: dict[str, Any], key: tuple) -> Any:
     return tuple(c.name for c in CHECKS)  # no folder to judge: nothing is met
   if key[0] == "db":
     return "sessions_untouched"
-  if key[0] == "elsewhere":
+  if key[0] in ("elsewhere", "stray"):
     return "no_copy_kept"
   path = str(key[1]) if len(key) > 1 else ""
   where, found, scope = place(spec, path)
@@ -310,16 +407,19 @@ def classify(spec: dict[str, Any], key: tuple) -> Any:
     return "other_apps_untouched"
   if found[1] != spec["user"]:
     return "other_users_untouched"
+  if found[0] == spec["missing_app"]:  # where the user has no folder at all
+    return "no_copy_kept"
   return {"user": "user_files_erased", "base": "user_files_erased",
           "other": "no_copy_kept"}.get(scope, scope)
 
 
-def user_folder_may_go(key: tuple, spec: dict[str, Any], pristine: dict) -> bool:  # noqa: ARG001
-  """Open: a folder of the user's in a named app (not a ``versions`` one, nor another user's
-  nested in theirs), or one on the way to it that is nobody's (``users/team`` of
+def user_folder_may_go(key: tuple, spec: dict[str, Any], pristine: dict) -> bool:
+  """Open: a folder the world had (one made by the call is never open: a trash or backup
+  folder in theirs is kept) of the user's in a named app (not a ``versions`` one, nor another
+  user's nested in theirs), or one on the way to it that is nobody's (``users/team`` of
   ``team/ana``)."""
   path = str(key[1])
-  if path.rsplit("/", 1)[-1] == "versions":
+  if key not in pristine or path.rsplit("/", 1)[-1] == "versions":
     return False
   where, found, _ = place(spec, path)
   if where != "root":
@@ -337,6 +437,8 @@ def describe(spec: dict[str, Any], key: tuple) -> str:
     return describe_key(key)
   if key[0] == "elsewhere":
     return describe_key(key, {"elsewhere": "the work folder (temporary and home folders)"})
+  if key[0] == "stray":
+    return f"the path {quote(str(key[1]))}, outside the world's folders"
   if len(key) < 2:
     return " / ".join(str(part) for part in key)
   path = str(key[1])
@@ -346,20 +448,27 @@ def describe(spec: dict[str, Any], key: tuple) -> str:
     return f"{what} {quote(path)} of the world's folder"
   text = f"{what} {quote(path[len(ROOT) + 1:])} of the artifact folder"
   if found is None:
-    return text
+    app = next((a for a in spec["apps"] if path in (f"{ROOT}/apps/{a}", f"{ROOT}/apps/{a}/users")),
+               None)
+    return text + (f": the folder of app {quote(app)}"
+                   + (" (the user is its only user)" if app == spec["solo_app"] else "")
+                   if app is not None else "")
   app, who, rest = found
   person = "the user" if who == spec["user"] else "the user " + quote(who)
   session = session_of(spec, app, who, rest)
-  kind = {"user": "user: files", "base": "folder"}.get(scope, "files")
+  kind = {"user": "user: files", "base": "folder",
+          "other": "folder (outside artifacts/ and sessions/)"}.get(scope, "files")
   if session:
-    kind = ("files of the session " + quote(session[0])
-            + ("" if session[1] == "live" else " (no longer in the session store)"))
+    kind = ("files of the session " + quote(session[0]) + {
+        "live": "", "link": " (a link to another user's session folder)"}.get(
+            session[1], " (no longer in the session store)"))
   return f"{text}: {person}'s {kind} in app {quote(app)}"
 
 
 def label(spec: dict[str, Any]) -> str:
   return (f"erasing {quote(spec['user'])} in " + ", ".join(quote(a) for a in spec["app_names"])
-          + f" ({spec['kind']})")
+          + f" ({spec['kind']}), after a first call for {quote(spec['ghost'])}, who has "
+          "nothing there")
 
 
 def properties(spec: dict[str, Any], observed: dict, pristine: dict) -> list[tuple[str, str]]:
@@ -368,21 +477,30 @@ def properties(spec: dict[str, Any], observed: dict, pristine: dict) -> list[tup
   of versions the world had, and every other file is as it was."""
   problems = []
   for key in observed:
-    if key[0] in ("db", "elsewhere") or len(key) < 2:
+    if key[0] in ("db", "elsewhere", "stray", RETURNED) or len(key) < 2:
       continue
     where, found, scope = place(spec, str(key[1]))
     if where == "root" and is_erased(spec, found) and (
         key[0] != "folder" or str(key[1]).endswith("/versions")):
       problems.append((classify(spec, key), f"{describe(spec, key)} is left"))
-  returned = observed.get(("returned", 0), ABSENT)
-  if returned is not ABSENT and not same(returned, spec["erased_versions"]):
-    problems.append(("count_returned", f"the named apps held {spec['erased_versions']} "
-                                       "versions of the user's"))
+  for call, (who, count) in enumerate(((spec["ghost"], 0), (spec["user"],
+                                                               spec["erased_versions"]))):
+    returned = observed.get((RETURNED, call), ABSENT)
+    if returned is not ABSENT and not same(returned, count):
+      problems.append(("count_returned", f"the named apps held {count} versions of "
+                       f"{quote(who)}'s, and call {call + 1} returned {as_python(returned)}"))
   for key, value in pristine.items():
-    if key[0] == "file" and not is_erased(spec, place(spec, str(key[1]))[1]) and not same(
-        observed.get(key, ABSENT), value):
+    if (key[0] in ("file", "link") and not is_erased(spec, place(spec, str(key[1]))[1])
+        and not same(observed.get(key, ABSENT), value)):
       problems.append((classify(spec, key), f"{describe(spec, key)} changed"))
   return problems
+
+
+def as_python(value: Any) -> str:
+  """What a call returned (``_harness.describe``), as Python writes it: ``None``, ``'3'``."""
+  if isinstance(value, dict) and "type" in value:
+    return f"a {value['type']}"
+  return repr(value) if not isinstance(value, str) else f"the str {value!r}"
 
 
 CHECKS = (
@@ -395,9 +513,11 @@ CHECKS = (
           success="none of the user's user: files is left"),
     Check("session_files_erased", 2,
           "In each app named, no file of the user's sessions is left, with no `versions` folder "
-          "of theirs either (FileArtifactService lists an artifact wherever one is).",
+          "of theirs either (FileArtifactService lists an artifact wherever one is), nor a link "
+          "in their folders (the link goes, what it points to stays).",
           hint="Each session keeps its files under sessions/SESSION_ID/artifacts/, nested when the "
-               "id has a slash; an emptied versions folder still makes ADK list the artifact",
+               "id has a slash; an emptied versions folder still makes ADK list the artifact; a "
+               "link (to a folder too) is an entry of its own: remove it, do not follow it",
           success="none of the files of the user's sessions is left"),
     Check("deleted_sessions_erased", 2,
           "The files of the user's sessions the session service no longer lists are erased too.",
@@ -405,19 +525,23 @@ CHECKS = (
                "it: find the user's sessions in their folder, not only in the session store",
           success="the files of the user's deleted sessions are gone too"),
     Check("count_returned", 2,
-          "It returns the number of versions erased, an int, as list_versions counts them.",
+          "It returns the number of versions erased, an int, as list_versions counts them: 0 "
+          "(not None) for a user with nothing there.",
           hint="Count versions (the numbered folders in each versions folder): not files (a "
-               "version has its payload and a metadata.json), not artifacts, not a staging "
-               ".N.pending folder; a rewind's empty tombstone is a version; an app named twice "
-               "counts once",
+               "version has its payload and a metadata.json, or more, or less), not artifacts, "
+               "not a staging .N.pending folder, nothing behind a link; a rewind's empty "
+               "tombstone is a version; an app named twice counts once; nothing erased is 0",
           success="the count returned is right"),
     Check("other_users_untouched", 2,
-          "Other users' files and folders in the named apps stay byte for byte, whatever their "
-          "ids look like: a prefix, another case or Unicode form, padding, glob characters, an id "
-          "with a slash whose folder lies inside the user's.",
+          "Other users' files and folders in the named apps stay byte for byte, with their "
+          "permission bits, whatever their ids look like: a prefix, another case or Unicode form, "
+          "padding, glob characters, an id with a slash whose folder lies inside the user's; and "
+          "so do the apps' own folders (apps/APP/users), even where the user was alone.",
           hint="A user's folder is apps/APP/users/USER_ID, matched exactly; only its artifacts/ "
                "and sessions/ folders are theirs: \"ana/x\" is another user, inside \"ana\"'s "
-               "folder. Glob patterns, case-blind or normalised matches catch other users",
+               "folder. Glob patterns, case-blind or normalised matches catch other users; so "
+               "does following a link, a chmod of what is not erased, or tidying up above the "
+               "user's own folder",
           success="other users' files are unchanged", needs_action=True),
     Check("other_apps_untouched", 1,
           "The user's files in apps not named stay, also where a name looks like a named one.",
@@ -432,8 +556,10 @@ CHECKS = (
           success="the session store is unchanged", needs_action=True),
     Check("no_copy_kept", 1,
           "No copy of the erased files is kept and no other file or folder is made: not in the "
-          "artifact folder, next to the session store, in the temporary or the home folder.",
-          hint="Delete: moving the files aside (a trash folder, a backup, an archive) keeps them",
+          "artifact folder (the user's own folder included), next to the session store, in the "
+          "temporary or the home folder, nor anywhere else.",
+          hint="Delete: moving the files aside (a trash folder, a backup, an archive, wherever "
+               "it is) keeps them",
           success="no copy was kept", needs_action=True),
 )
 
@@ -456,6 +582,8 @@ EXERCISE = Exercise(
     ),
     properties=properties,
     worlds=len(VARIANTS),
+    calls=lambda spec: 2,
+    duplicate=duplicate,
     describe_key=describe,
     label=label,
     outcome_check="count_returned",

@@ -1,4 +1,4 @@
-"""Through ADK's API only (list, list_versions, delete), sessions found in the store and on disk."""
+"""Through ADK's API (list, list_versions, delete), sessions from the store and disk; then links."""
 
 import os
 from pathlib import Path
@@ -32,4 +32,14 @@ async def erase_user_artifacts(artifact_service, session_service, user_id, app_n
             app_name=app, user_id=user_id, filename=name, session_id=session_id))
         await artifact_service.delete_artifact(app_name=app, user_id=user_id, filename=name,
                                                session_id=session_id)
+    remove_links(Path(artifact_service.root_dir, "apps", app, "users", user_id))
   return erased
+
+
+def remove_links(base: Path) -> None:
+  """The links the API never lists: removed themselves, never followed (os.walk does not)."""
+  for scope in ("artifacts", "sessions"):
+    for current, folders, files in os.walk(base / scope):
+      for name in folders + files:
+        if os.path.islink(os.path.join(current, name)):
+          os.unlink(os.path.join(current, name))

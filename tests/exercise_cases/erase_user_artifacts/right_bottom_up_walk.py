@@ -1,4 +1,4 @@
-"""Counts with pathlib's rglob, deletes bottom-up file by file, then the emptied folders."""
+"""Counts with pathlib's rglob, deletes bottom-up file by file (links as files), then the folders."""
 
 import os
 from pathlib import Path
@@ -22,8 +22,9 @@ def remove_inside(folder: Path) -> None:
   for current, folders, files in os.walk(folder, topdown=False):
     for name in files:
       os.unlink(os.path.join(current, name))
-    for name in folders:
-      os.rmdir(os.path.join(current, name))
+    for name in folders:  # a link to a folder is named here too: it goes as a link
+      path = os.path.join(current, name)
+      os.unlink(path) if os.path.islink(path) else os.rmdir(path)
 
 
 async def erase_user_artifacts(artifact_service, session_service, user_id, app_names):

@@ -1,4 +1,4 @@
-"""Lists the store's sessions and the disk's, removes each session's artifacts folder separately."""
+"""Lists the store's sessions and the disk's, removes each session's artifacts folder, and links."""
 
 import os
 import shutil
@@ -26,4 +26,8 @@ async def erase_user_artifacts(artifact_service, session_service, user_id, app_n
     for folder in sorted(folders, key=lambda p: -len(p.parts)):
       count += versions_in(folder)
       shutil.rmtree(folder, ignore_errors=True)
+    for current, names, files in os.walk(base / "sessions"):  # a session folder may be a link
+      for name in names + files:
+        if os.path.islink(os.path.join(current, name)):
+          os.unlink(os.path.join(current, name))
   return count

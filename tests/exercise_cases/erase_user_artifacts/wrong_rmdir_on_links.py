@@ -1,0 +1,42 @@
+"""Deletes bottom-up with os.rmdir on every folder os.walk names: a link to a folder is none (raises)."""
+
+import os
+from pathlib import Path
+
+LOSES = ("session_files_erased",)
+
+
+def count_versions(folder: Path) -> int:
+  if not folder.is_dir():
+    return 0
+  count = 0
+  for versions in [folder] + list(folder.rglob("*")):
+    if versions.name == "versions" and versions.is_dir():
+      for child in versions.iterdir():
+        if child.is_dir() and child.name.lstrip("-").isdigit():
+          count += 1
+  return count
+
+
+def remove_inside(folder: Path) -> None:
+  if not folder.is_dir():
+    return
+  for current, folders, files in os.walk(folder, topdown=False):
+    for name in files:
+      os.unlink(os.path.join(current, name))
+    for name in folders:
+      os.rmdir(os.path.join(current, name))
+
+
+async def erase_user_artifacts(artifact_service, session_service, user_id, app_names):
+  erased = 0
+  seen = []
+  for app in app_names:
+    if app in seen:
+      continue
+    seen.append(app)
+    base = Path(artifact_service.root_dir).joinpath("apps", app, "users", user_id)
+    for folder in (base / "artifacts", base / "sessions"):
+      erased += count_versions(folder)
+      remove_inside(folder)
+  return int(erased)
