@@ -149,6 +149,7 @@ class _Stopper:
 
   def __init__(self) -> None:
     self.reason: Optional[str] = None
+    self.judge_cpu = 0.0  # CPU seconds the watcher itself used: not the call's
     self.active = True
     self.task: Optional[asyncio.Task] = None
     self.loop: Optional[asyncio.AbstractEventLoop] = None
@@ -186,10 +187,14 @@ def _limited(limits: Optional[Limits], stopper: _Stopper) -> Iterator[None]:
   cpu_start, wall_start = time.process_time(), time.monotonic()
 
   def watch() -> None:
+    # The watcher's own CPU (its polls, and a garbage collection its allocations happen to
+    # trigger) is the judge's, not the call's: it is taken out of what the call is charged.
+    own_start = time.thread_time()
     next_kick = 0.0
     while not done.wait(POLL):
+      stopper.judge_cpu = time.thread_time() - own_start
       if stopper.reason is None:
-        if time.process_time() - cpu_start > limits.cpu:
+        if time.process_time() - cpu_start - stopper.judge_cpu > limits.cpu:
           stopper.reason = "cpu"
         elif time.monotonic() - wall_start > limits.wall:
           stopper.reason = "wall"
@@ -199,6 +204,7 @@ def _limited(limits: Optional[Limits], stopper: _Stopper) -> Iterator[None]:
       if now >= next_kick and not done.is_set():
         next_kick = now + ESCALATE
         stopper.kick(main)  # type: ignore[arg-type]
+    stopper.judge_cpu = time.thread_time() - own_start
 
   watcher = threading.Thread(target=watch, name="grader-limits", daemon=True)
   watcher.start()
@@ -276,7 +282,7 @@ async def call_limited(fn: Callable, *args: Any, label: str, is_async: Optional[
     outcome.value_error = isinstance(error, ValueError)
     outcome.message = safe_str(error)
   finally:
-    outcome.cpu = time.process_time() - started
+    outcome.cpu = max(0.0, time.process_time() - started - stopper.judge_cpu)
     if budget is not None:
       budget.charge(outcome.cpu)
   return result, outcome
