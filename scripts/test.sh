@@ -18,7 +18,8 @@ before=$(git status --porcelain 2>/dev/null || true)
 
 # Everything the run writes outside the repository (scratch data, PostgreSQL data folders and
 # sockets) goes to one private temporary folder, checked for leftovers at the end.
-run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/adkcourse-test-run-XXXXXX")
+base_tmp=${TMPDIR:-/tmp}
+run_tmp=$(mktemp -d "$base_tmp/adkcourse-test-run-XXXXXX")
 chmod 711 "$run_tmp"   # PostgreSQL runs as its own user and must reach its folders below
 export TMPDIR="$run_tmp"
 
@@ -49,11 +50,45 @@ results=$(mktemp -d "${TMPDIR:-/tmp}/adkcourse-test-results-XXXXXX")
 # (`bash scripts/test.sh -k quiz`) run the whole first pass in the foreground, where they apply.
 syspg=$(mktemp -d "${TMPDIR:-/tmp}/adkcourse-test-syspg-XXXXXX")
 background_pid=""
+# How every run ends, passed, failed or interrupted: the servers stopped, one closing count,
+# and the run's scratch removed; a run that did not pass keeps only its logs and JUnit files, in
+# a folder it names (the scratch itself, databases and all, can be hundreds of MB).
+summary() {
+  $PY - "$results"/first.xml "$results"/second.xml "$results"/browser.xml "$results"/lessons.xml <<'PYEOF'
+import os, sys, xml.etree.ElementTree as ET
+totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+for path in sys.argv[1:]:
+  if not os.path.exists(path):
+    continue
+  try:
+    suites = list(ET.parse(path).getroot().iter("testsuite"))
+  except ET.ParseError:  # a pass that was interrupted while writing its results
+    continue
+  for suite in suites:
+    for key in totals:
+      totals[key] += int(suite.get(key, 0))
+passed = totals["tests"] - totals["failures"] - totals["errors"] - totals["skipped"]
+print(f"whole suite (both passes and the browser tests): {passed} passed, "
+      f"{totals['failures'] + totals['errors']} failed, {totals['skipped']} skipped")
+PYEOF
+}
 cleanup() {
+  status=$?
+  trap - EXIT INT TERM
   [ -n "$background_pid" ] && kill -- "-$background_pid" 2>/dev/null || true
   bash scripts/system_postgres.sh stop "$syspg" >/dev/null 2>&1 || true
+  summary || true
+  if [ "$status" != 0 ]; then
+    kept="$base_tmp/adkcourse-test-last-failed-run"
+    rm -rf "$kept" && cp -r "$results" "$kept" 2>/dev/null || true
+    echo "this run did not pass (exit status $status): its logs and JUnit results are in $kept;" \
+      "the rest of its scratch ($(du -sh "$run_tmp" 2>/dev/null | cut -f1)) is removed"
+  fi
+  rm -rf "$run_tmp"
+  exit "$status"
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 syspg_url=$(bash scripts/system_postgres.sh start "$syspg")
 split=$([ $# -eq 0 ] && echo 1 || echo 0)
 if [ "$split" = 1 ]; then
@@ -133,18 +168,4 @@ if [ -n "$leftover" ]; then
   echo "FAIL: the test run left PostgreSQL data folders behind:"; echo "$leftover"
   exit 1
 fi
-# One closing line for the whole suite (each part printed its own summary above).
-$PY - "$results"/first.xml "$results"/second.xml "$results"/browser.xml "$results"/lessons.xml <<'PYEOF'
-import os, sys, xml.etree.ElementTree as ET
-totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
-for path in sys.argv[1:]:
-  if not os.path.exists(path):
-    continue
-  for suite in ET.parse(path).getroot().iter("testsuite"):
-    for key in totals:
-      totals[key] += int(suite.get(key, 0))
-passed = totals["tests"] - totals["failures"] - totals["errors"] - totals["skipped"]
-print(f"whole suite (both passes and the browser tests): {passed} passed, "
-      f"{totals['failures'] + totals['errors']} failed, {totals['skipped']} skipped")
-PYEOF
-rm -rf "$run_tmp"   # the results files too
+# cleanup (trap on EXIT) prints the closing count and removes the run's scratch.
