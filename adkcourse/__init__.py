@@ -12,3 +12,18 @@ __version__ = "0.1.0"
 # on 3.13 than on 3.11 (and unreadable ones on GitHub). PYTHON_COLORS=0 wins over FORCE_COLOR in
 # Python's own colouring; an explicit choice of the reader's is kept.
 os.environ.setdefault("PYTHON_COLORS", "0")
+
+
+def _in_a_notebook_kernel() -> bool:
+  import sys
+  return "ipykernel" in sys.modules
+
+
+# In a notebook, ADK's own warnings (which service it chose, a function call it dropped) print
+# as plain output lines marked "ADK log", not on the red background Jupyter gives stderr, where
+# a warning a lesson shows on purpose looked like the cell had failed. Scripts, labs and tests
+# keep Python's default.
+if _in_a_notebook_kernel():
+  from adkcourse.adk_logs import adk_logs_as_output
+
+  adk_logs_as_output()

@@ -57,6 +57,7 @@ Observation = dict  # Key -> JSON value
 
 ABSENT = object()  # a key one observation has and the other lacks
 MAX_SHOWN = 3  # differences shown per check
+MAX_ALIKE = 2  # notes shown for calls that ended the same way (the rest are counted)
 VALUE_CHARS = 120
 
 
@@ -417,16 +418,38 @@ def judge(exercise: Exercise, results: list[WorldResult]) -> Report:
         feedback += f". {check.hint}"
     rows.append(CheckResult(check.name, check.points, earned, feedback))
   notes: list[str] = []
+  calls_alike: dict[str, list[str]] = {}  # how calls ended (their names left out): their notes
   for result in results:
     for number, outcome in enumerate(result.outcomes):
       note = outcome_note(outcome)
       expected = (result.reference_outcomes[number]
                   if number < len(result.reference_outcomes) else {})
       if note and outcome_value(outcome) != outcome_value(expected or {"raised": None}):
-        notes.append(note)  # (a refusal the contract asks for is no news)
+        # (a refusal the contract asks for is no news)
+        kind = outcome_note({**outcome, "label": "the call"}) or note
+        if kind not in calls_alike:
+          notes.append(kind)  # where this kind's notes go, in order of first appearance
+        calls_alike.setdefault(kind, []).append(note)
       notes += outcome.get("notes") or []
     notes += result.notes
-  return Report(exercise.name, rows, list(dict.fromkeys(notes)))
+  return Report(exercise.name, rows, _fold_alike(notes, calls_alike))
+
+
+def _fold_alike(notes: list[str], calls_alike: dict[str, list[str]]) -> list[str]:
+  """The notes, each once, where the calls that ended the same way (a stub's 150 calls that
+  all raised NotImplementedError) show ``MAX_ALIKE`` examples and a count, not a page of
+  lines that differ only in the app's and user's names."""
+  folded: list[str] = []
+  for note in dict.fromkeys(notes):
+    examples = calls_alike.get(note)
+    if examples is None:
+      folded.append(note)
+      continue
+    distinct = list(dict.fromkeys(examples))
+    folded += distinct[:MAX_ALIKE]
+    if len(distinct) > MAX_ALIKE:
+      folded.append(f"and {len(distinct) - MAX_ALIKE} more call(s) that ended the same way")
+  return folded
 
 
 def _started(result: WorldResult) -> bool:
