@@ -107,6 +107,36 @@ async def test_a_call_that_only_waits_is_stopped_at_the_wall_clock_limit_not_bef
     assert "waiting (using no CPU)" in outcome_note(outcome.to_dict())
 
 
+async def test_a_call_that_escapes_the_watcher_is_still_judged_at_its_limit():
+  # One ignores the stop signal; one spends its CPU in a child process it waits for, where
+  # the watcher cannot see it. Both return as if nothing happened: both are judged stopped.
+  import signal
+  import subprocess
+  import sys
+
+  def ignores_the_stop():
+    previous = signal.signal(signal.SIGURG, signal.SIG_IGN)
+    try:
+      _work(STEPS * 2)
+    finally:
+      signal.signal(signal.SIGURG, previous)
+    return "done"
+
+  def works_in_a_child():
+    subprocess.run([sys.executable, "-c", f"t = 0\nfor i in range({STEPS * 2}): t += i % 7"],
+                   check=True)
+    return "done"
+
+  for fn in (ignores_the_stop, works_in_a_child):
+    limit = _cpu_of_work() / 2  # a quarter of what the call uses
+    result, outcome = await call_limited(fn, label=fn.__name__, budget=TimeBudget(limit, 1))
+    # (The child's CPU counts once it has ended; should the parent's wait outlast the wall
+    # limit first, on a busy machine, the watcher stops it there: stopped either way.)
+    expected = ("cpu",) if fn is ignores_the_stop else ("cpu", "wall")
+    assert outcome.stopped in expected and result is None, (fn.__name__, outcome.to_dict())
+    assert outcome.returned is None, (fn.__name__, outcome.to_dict())
+
+
 async def test_a_thread_that_burns_the_cpu_while_the_call_awaits_is_stopped():
   stop = threading.Event()
 

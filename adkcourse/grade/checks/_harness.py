@@ -23,6 +23,7 @@ import asyncio
 import inspect
 import logging
 import os
+import resource
 import shutil
 import signal
 import stat
@@ -250,7 +251,8 @@ async def call_limited(fn: Callable, *args: Any, label: str, is_async: Optional[
   outcome = CallOutcome(label=label, time_limit=budget.total if budget is not None else None)
   limits = budget.next() if budget is not None else None
   stopper = _Stopper()
-  started = time.process_time()
+  started, children_started = time.process_time(), _children_cpu()
+  wall_started = time.monotonic()
   result = None
   try:
     with _limited(limits, stopper):
@@ -282,10 +284,27 @@ async def call_limited(fn: Callable, *args: Any, label: str, is_async: Optional[
     outcome.value_error = isinstance(error, ValueError)
     outcome.message = safe_str(error)
   finally:
-    outcome.cpu = max(0.0, time.process_time() - started - stopper.judge_cpu)
+    outcome.cpu = (max(0.0, time.process_time() - started - stopper.judge_cpu)
+                   + _children_cpu() - children_started)
     if budget is not None:
       budget.charge(outcome.cpu)
+  if limits is not None and outcome.stopped is None:
+    # A call past its limit that was not stopped (it ignored the stop signal, or spent the
+    # time in child processes it waited for, which the watcher cannot see) is judged as
+    # stopped there, whatever it did next: the limit is the call's, not the watcher's.
+    over = ("cpu" if outcome.cpu > limits.cpu
+            else "wall" if time.monotonic() - wall_started > limits.wall else None)
+    if over is not None:
+      result = None
+      outcome.stopped, outcome.returned, outcome.raised, outcome.message = over, None, None, ""
+      outcome.value_error, outcome.exit_code = False, None
   return result, outcome
+
+
+def _children_cpu() -> float:
+  """CPU seconds of this process's child processes that have ended and been waited for."""
+  usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+  return usage.ru_utime + usage.ru_stime
 
 
 def outcome_note(outcome: dict[str, Any], share: Optional[float] = None) -> Optional[str]:
