@@ -13,7 +13,8 @@ The tutor keeps running meanwhile, with a connection of its own open to the file
    (``é`` composed, or ``e`` + U+0301) is another user's;
 2. not one byte of that data can be read anymore: not from the file, not from a ``-journal``
    or ``-wal`` file next to it, not from a copy anywhere (the database's folder, the
-   temporary folder, the home folder). Lesson 2 shows why this needs thought: a deleted row
+   temporary folder, the home folder, any other path), nor from an extended attribute of a
+   file or folder. Lesson 2 shows why this needs thought: a deleted row
    stays in the file until SQLite reuses its space (the grader, like SQLite's own builds, runs
    with ``PRAGMA secure_delete`` off). The files are read the moment the function returns,
    while the tutor's connection is still open;
@@ -21,8 +22,10 @@ The tutor keeps running meanwhile, with a connection of its own open to the file
    like: quotes, ``LIKE`` or ``GLOB`` wildcards, a shared prefix, another case), their sessions
    even where one has the same session id as the user's, the same user id in other apps, the
    app's state, and the file itself: its tables with their keys and indexes, its encoding, page
-   size and journal mode. (An empty ``-journal`` file, or a ``-shm`` file, left next to it is
-   fine: they hold no data.)
+   size and journal mode. (SQLite's own files next to it may stay as SQLite leaves them once
+   everything is committed and checkpointed: an empty ``-journal`` or ``-wal`` file, a
+   ``-shm`` file holding the WAL's index. Any other bytes under those names, or past the
+   database's last page, count as a copy, whatever they encode.)
 
 ``forget_user`` returns ``None``. How you get there is your decision: the service's API, SQL on
 the file, or both. The checks look only at the result, on fresh data with new names on every

@@ -166,3 +166,80 @@ def test_what_the_contract_leaves_open_is_listed_with_reasons():
   assert all(rule.why for rule in EXERCISE.leaves_open)
   assert {c.name for c in EXERCISE.checks} >= {"no_trace_left", "file_stays_adks"}
   assert Path(EXERCISE.lesson + ".ipynb").name == "02_sqlite_memory.ipynb"
+
+
+# --- SQLite's own files, extended attributes, writes outside the world ------------------------
+
+async def _reference_world(tmp_path: Path, seed: int) -> tuple[dict, Path, bytes]:
+  """A WAL world after the reference ran, with the tutor's connection still open: (spec,
+  folder, the -shm's bytes at that moment)."""
+  from google.adk.sessions.sqlite_session_service import SqliteSessionService
+
+  from adkcourse.grade.checks._world import sqlite_secure_delete_off
+
+  spec = spec_for(seed)
+  assert spec["journal"] == "wal"
+  tmp_path.mkdir(parents=True)
+  await build(spec, tmp_path, Resources())
+  db = str(tmp_path / DB_NAME)
+  with sqlite_secure_delete_off():
+    tutor = sqlite3.connect(db)
+    try:
+      tutor.execute("SELECT count(*) FROM sessions").fetchall()
+      await forget_user(SqliteSessionService(db), db, spec["app"], spec["user"])
+      shm = (tmp_path / f"{DB_NAME}-shm").read_bytes()
+    finally:
+      tutor.close()
+  return spec, tmp_path, shm
+
+
+async def test_the_wal_index_sqlite_leaves_is_explained_and_a_doctored_one_is_not(tmp_path):
+  """The -shm SQLite leaves after the reference (stale page numbers and their hash tables
+  included) passes ``shm_problem``; any byte changed, or added, does not."""
+  from adkcourse.grade.checks._forget_user_support import shm_problem
+
+  for seed in (1, 2, 5):
+    _, _, shm = await _reference_world(tmp_path / str(seed), seed)
+    assert shm_problem(shm, 4096, 200) is None
+    assert shm_problem(shm + b"\x1f\x8b" + bytes(100), 4096, 200)  # appended
+    assert shm_problem(shm, 4096, 3)  # page numbers the file never had
+    for offset in (20, 100, 136 + 4 * 3000, 16384 + 2 * 7000, 32767):
+      doctored = bytearray(shm)
+      doctored[offset] ^= 0x5A
+      assert shm_problem(bytes(doctored), 4096, 200), offset
+
+
+def test_bytes_sqlite_never_reads_in_the_main_file_are_named(tmp_path):
+  from adkcourse.grade.checks._forget_user_support import main_file_problem
+
+  path = tmp_path / "x.db"
+  with closing(sqlite3.connect(path)) as db:
+    db.execute("CREATE TABLE t (v)")
+    db.executemany("INSERT INTO t VALUES (?)", [("x" * 500,)] * 40)
+    db.commit()
+    assert main_file_problem(path.read_bytes()) is None
+    db.execute("DELETE FROM t")
+    db.commit()
+  assert "free list" in main_file_problem(path.read_bytes())
+  with closing(sqlite3.connect(path)) as db:
+    db.execute("VACUUM")
+  assert main_file_problem(path.read_bytes()) is None
+  assert "past its" in main_file_problem(path.read_bytes() + b"BZh91AY&SY")
+
+
+def test_the_census_sees_extended_attributes_and_empty_folders(tmp_path):
+  import os
+
+  from adkcourse.grade.checks._forget_user_support import as_observation, census
+
+  (tmp_path / "a.db").write_bytes(b"x")
+  (tmp_path / "empty" / "deeper").mkdir(parents=True)
+  try:
+    os.setxattr(tmp_path / "a.db", "user.backup", b"\x78\x9c" + bytes(50))
+    os.setxattr(tmp_path, "user.backup", b"\x78\x9c")
+  except OSError:
+    pytest.skip("no user extended attributes on this file system")
+  observed = as_observation(census(tmp_path), ("folder",))
+  assert observed[("folder", "xattr", "a.db", "user.backup")]["size"] == 52
+  assert ("folder", "xattr", ".", "user.backup") in observed
+  assert observed[("folder", "file", "empty/deeper")] == "folder"

@@ -19,7 +19,13 @@ value of the user's data carries a random marker, looked for in the bytes of eve
 The observation is the whole folder at return time, taken while the tutor's connection (and
 the one ADK's service leaves open) is still open: every row of every table, the schema, the
 file's format, which files exist, and which markers any file holds; plus any file the run left
-elsewhere in the work folder.
+elsewhere in the work folder. Markers in plain bytes prove a copy, their absence does not (a
+compressed one holds none), so what a name alone would excuse is judged too
+(``_forget_user_support``): SQLite's own files next to the database only as SQLite leaves them
+(an empty -journal or -wal, a -shm that is exactly the WAL index of that empty log), no byte of
+the main file that SQLite does not read (past its pages, in its free list), the extended
+attributes of every entry, the empty folders a copy of bytes loses, and what the call wrote or
+tagged outside the folders it was given (``CallWrites``, in the process that ran it).
 """
 
 from __future__ import annotations
@@ -35,6 +41,8 @@ from google.adk.sessions.sqlite_session_service import SqliteSessionService
 
 from ._engine import Check, Exercise, Open, Resources, View
 from ._harness import ActWorld
+from ._forget_user_support import (GROWTH, CallWrites, as_observation, census, header_needles,
+                                   read_record, record, sidecar_problems)
 from ._observe import folder_files, read_sqlite, stray_files, quote
 from ._world import (APP_STEMS, FIRST_NAMES, ID_KINDS, NICKNAMES, SHARED_SESSION_IDS, Clock,
                      awkward_user_id, lookalike_ids, play, secret, sqlite_secure_delete_off,
@@ -178,15 +186,28 @@ async def build(spec: dict[str, Any], folder: Path, resources: Resources) -> dic
 
 async def act(fn: Callable, world: ActWorld) -> None:
   """Call ``fn(service, db_path, app_name, user_id)`` while the tutor still holds its own
-  connection to the file; take the snapshot when it returns, before anything is closed."""
+  connection to the file; take the snapshot when it returns, before anything is closed.
+
+  Beside the snapshot (the files' bytes), what a copy of bytes loses is recorded here, in the
+  process that ran the call (``_support.record``): every entry of the world's folder and of
+  the call's temporary and home folders with its extended attributes, at return time and as
+  the run leaves them, and what the call wrote outside them (``CallWrites``: a backup under a
+  hard-coded ``/tmp`` path is seen in the students' own process too, where no sandbox keeps
+  its /tmp)."""
   db_path = world.path(world.inputs["db"])
+  elsewhere = (world.elsewhere_root or world.folder.parent) / f"elsewhere-{world.index}"
+  pages = file_pages(Path(db_path))
   with sqlite_secure_delete_off():
     service = SqliteSessionService(db_path)
     tutor = sqlite3.connect(db_path)  # the running tutor's connection
     try:
       tutor.execute("SELECT count(*) FROM sessions").fetchall()
-      await world.call(fn, service, db_path, world.inputs["app"], world.inputs["user"])
+      with CallWrites([world.folder, elsewhere], lambda: header_needles(db_path)) as writes:
+        await world.call(fn, service, db_path, world.inputs["app"], world.inputs["user"])
       world.snapshot()
+      record(world.folder, "at_return", {"world": census(world.folder),
+                                         "elsewhere": census(elsewhere),
+                                         "strays": writes.strays(), "pages": pages})
     finally:
       tutor.close()
       # A sqlite3 connection is in a reference cycle with its own statement cache: the one
@@ -195,18 +216,63 @@ async def act(fn: Callable, world: ActWorld) -> None:
       # folds a -wal file back and removes it).
       del service
       gc.collect()
+      record(world.folder, "final", {"world": census(world.folder),
+                                     "elsewhere": census(elsewhere), "pages": pages})
+
+
+def file_pages(path: Path) -> int:
+  """The database's size in pages (its header's count, or its length)."""
+  try:
+    with open(path, "rb") as stream:
+      header = stream.read(100)
+    page_size = int.from_bytes(header[16:18], "big") or 4096
+    return max(int.from_bytes(header[28:32], "big"), path.stat().st_size // page_size)
+  except (OSError, ValueError):
+    return 0
 
 
 # --- observe -------------------------------------------------------------------------------------
 
 async def observe(spec: dict[str, Any], folder: Path, inputs: dict[str, Any], view: View
                   ) -> dict:
+  """The world whole: the database's rows and format, every entry of its folder with the
+  markers its bytes hold and its extended attributes, what of SQLite's own files SQLite would
+  not leave there (``sidecar_problems``), and what the call left elsewhere."""
   where = view.snapshot or folder
   observed = read_sqlite(where / DB_NAME, ("db",), trusted=view.kind == "pristine")
   observed.update(folder_files(where, ("folder",), spec["marks"]))
-  if view.kind != "pristine":
-    observed.update(stray_files(folder.parent, ("elsewhere",), spec["marks"]))
+  if view.kind == "pristine":
+    observed.update(as_observation(census(folder), ("folder",)))
+    observed.update(sidecar_problems(where, DB_NAME, ("folder",), max_page(file_pages(
+        folder / DB_NAME))))
+    return observed
+  held = read_record(folder) or {}
+  stage = held.get("at_return" if view.snapshot is not None else "final")
+  if not isinstance(stage, dict):
+    stage = {}
+    observed[("folder", "census missing")] = True
+  observed.update(as_observation(stage.get("world", {}), ("folder",)))
+  observed.update({key: value for key, value in as_observation(
+      stage.get("elsewhere", {}), ("elsewhere", "census")).items()
+      if value == "folder" and key[-1] not in HARNESS_FOLDERS or key[2] == "xattr"})
+  if view.snapshot is None:  # the folder itself (in the students' own process: as it is)
+    observed.update(as_observation(census(folder), ("folder",)))
+  for stray in stage.get("strays", []) if isinstance(stage.get("strays"), list) else []:
+    if isinstance(stray, list) and len(stray) == 3:
+      observed[("stray", str(stray[1]))] = str(stray[2])
+  pages = stage.get("pages") if type(stage.get("pages")) is int else file_pages(folder / DB_NAME)
+  observed.update(sidecar_problems(where, DB_NAME, ("folder",), max_page(pages)))
+  observed.update(stray_files(folder.parent, ("elsewhere",), spec["marks"]))
   return observed
+
+
+HARNESS_FOLDERS = ("tmp", "home")  # what ``_harness.elsewhere`` makes for every call
+
+
+def max_page(pages: int) -> int:
+  """The largest page number a call's frames may name: the file's pages before it, twice
+  over (what a right answer adds while it works is freed again by VACUUM)."""
+  return 2 * pages + GROWTH
 
 
 def classify(spec: dict[str, Any], key: tuple) -> Any:
@@ -225,7 +291,19 @@ def classify(spec: dict[str, Any], key: tuple) -> Any:
 def describe(spec: dict[str, Any], key: tuple) -> str:
   from ._observe import describe_key
 
-  return describe_key(key, {"folder": "the database's folder", "elsewhere": "the work folder"})
+  places = {"folder": "the database's folder", "elsewhere": "the work folder"}
+  if len(key) >= 4 and key[1] == "xattr":
+    return (f"the extended attribute {quote(key[3])} of {quote(key[2])} in "
+            f"{places.get(key[0], key[0])}")
+  if len(key) >= 3 and key[1] == "unexplained":
+    return f"what SQLite does not read in {quote(key[2])} of the database's folder"
+  if len(key) >= 4 and key[:2] == ("elsewhere", "census"):
+    return f"the {key[2]} {quote(key[3])} in the call's temporary or home folder"
+  if len(key) >= 2 and key[0] == "stray":
+    return f"{quote(key[1])}, outside the folders the call was given"
+  if key == ("folder", "census missing"):
+    return "the record of the world's entries (the run removed it)"
+  return describe_key(key, places)
 
 
 def label(spec: dict[str, Any]) -> str:
@@ -247,6 +325,10 @@ def properties(spec: dict[str, Any], observed: dict, pristine: dict) -> list[tup
       problems.append((REMOVAL[key[2]], f"a {key[2]} row of the user is left"))
     if key[0] in ("folder", "elsewhere") and key[1] == "bytes":
       problems.append(("no_trace_left", f"{key[2]} holds {len(value)} of the user's markers"))
+    if key[0] == "folder" and key[1] == "unexplained":
+      problems.append(("no_trace_left", f"{key[2]}: {value}"))
+    if key[0] == "stray" or (len(key) > 2 and "xattr" in key[1:3] and key not in pristine):
+      problems.append(("no_trace_left", f"the call left {describe(spec, key)}"))
   return problems
 
 
@@ -264,8 +346,8 @@ CHECKS = (
           success="the user's user state is gone"),
     Check("no_trace_left", 3,
           "Not one byte of the user's data can be read from the database's folder at return "
-          "time (the file, its -journal or -wal, any copy), while the tutor's own connection is "
-          "still open; no copy is left anywhere else either.",
+          "time (the file, its -journal, -wal or -shm, any copy, an extended attribute), while "
+          "the tutor's own connection is still open; no copy is left anywhere else either.",
           hint="Deleted rows, and older versions of updated ones, stay in the file until VACUUM "
                "rewrites it (secure_delete is off); in WAL mode, what VACUUM wrote stays in the "
                "-wal file, and the main file keeps the old pages, until a checkpoint: with "
@@ -301,11 +383,12 @@ EXERCISE = Exercise(
     observe=observe,
     classify=classify,
     leaves_open=(
-        Open(("folder", "file", "*-shm"), "the -shm file holds only the WAL's index: whether it "
-             "exists depends on who has the file open, not on the erasure"),
-        Open(("folder", "file", "*-journal"), "a rollback journal left empty (journal_mode "
-             "TRUNCATE or PERSIST on the function's own connection) holds no data: its bytes "
-             "are still searched for the user's markers like any file's"),
+        Open(("folder", "file", f"{DB_NAME}-shm"), "the -shm file holds only the WAL's index: "
+             "whether it exists depends on who has the file open, not on the erasure (what it "
+             "holds is judged: sidecar_problems)"),
+        Open(("folder", "file", f"{DB_NAME}-journal"), "a rollback journal left empty "
+             "(journal_mode TRUNCATE on the function's own connection) holds no data; one with "
+             "any byte in it is judged a leftover (sidecar_problems)"),
     ),
     properties=properties,
     worlds=len(VARIANTS),
