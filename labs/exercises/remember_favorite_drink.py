@@ -19,24 +19,36 @@ when a key already holds ``drink``:
    drink, no history, no extra key of the conversation), no file, and the customer's other
    keys (``user:name``...) stay exactly as they are, not even rewritten with their own value.
    No file means none anywhere: not next to the session file, not in the temporary or the home
-   folder. ``temp:`` keys, which ADK never stores, are yours to use;
+   folder, not at a path of your own such as ``/tmp/favourites.json``. ``temp:`` keys, which
+   ADK never stores, are yours to use;
 4. it returns exactly ``{"status": "saved", "favorite_drink": drink}``: the function_response
    the model reads, so that it can confirm what was saved.
 
 The values stored and returned are the ``drink`` argument itself, exactly as the model passed
-it, whatever it holds: an empty or blank drink, one of any length, one that reads as a number
-or as JSON, quotes, punctuation, markup (``&``, ``<``), line breaks, tabs and invisible or
-unusual spaces included. No stripping, truncation, unquoting, escaping, filtering, parsing or
-validation, no change of case or of Unicode form, no refusing: every call saves. The drink
-comes from the argument, never from the customer's message (the model words it its own way).
+it, whatever it holds: an empty or blank drink, one of any length up to 100,000 characters,
+one that reads as a number or as JSON, quotes, punctuation, markup (``&``, ``<``), line breaks,
+tabs, invisible or unusual spaces, NUL and other control characters, any code point of any
+plane (emoji, right-to-left marks, combining accents, private-use and unassigned ones)
+included. (Only a lone surrogate such as ``"\\ud800"`` never comes: no model can send one,
+and ADK fails to store the call that would carry it, before your tool runs. And one change is
+ADK's, not yours: its SQLite store ends a text at a NUL when it merges a state into a stored
+one, while the event keeps it whole; store the drink as it is all the same.) No stripping,
+truncation, unquoting, escaping, filtering, parsing or validation, no change of case or of
+Unicode form, no refusing: every call saves. The drink comes from the argument, never from the
+customer's message (the model words it its own way).
+
+Every call is one of many and behaves as the first: the grader calls the tool hundreds of
+times in one process (how many, it draws anew each run), sometimes dozens of times in one
+model response (parallel calls, which ADK runs together and whose state changes it applies in
+the order of the calls). Keep nothing of your own between calls: no counter, no cache.
 The keys are ``favorite_drink`` and ``last_drink``, each with the prefix (or none) that its
 scope needs: your one decision is where each key lives. Lesson 1 showed the scopes state can
 have.
 
 The grader plays conversations through a real ``Runner`` on a SQLite file and compares
 everything the file holds afterwards (every state key, every event, the tool's answers), and
-any file the tool leaves, with what the reference tool leaves, on fresh customers and drinks of
-every shape every run.
+any file the tool leaves or writes anywhere, with what the reference tool leaves, on fresh
+customers and drinks of every shape and length every run.
 
 Check yourself in a notebook:
 

@@ -19,7 +19,9 @@ unjudged. So ``runner_stable`` rewrites a ``read_sqlite`` observation:
 
 An empty ``state_delta`` is left out: no state change is said by the absence of its keys
 (the event itself is a row), so that a missing event costs the conversation's check, not the
-state's.
+state's. So is an action flag set to False (``skip_summarization``, ``escalate``...): ADK reads
+these flags by their truth, so False does what leaving them unset does, and what it does (the
+model's confirmation, or none) is observed in the events that follow.
 
 Also here, as generic: ``describe_store_key`` (such keys in words), ``DeclaredTool`` (a
 submission's function as an agent's tool, under the contract's declaration), ``say`` (one
@@ -32,6 +34,7 @@ a string in feedback, its invisible characters escaped), candidates for ``_world
 from __future__ import annotations
 
 import json
+import math
 import random
 import unicodedata
 from typing import Any, Callable, Optional
@@ -88,6 +91,8 @@ def runner_stable(observed: Observation, prefix: tuple = ("db",)) -> Observation
         value = items[event][path]
         if path[-2:] == ("actions", "state_delta") and value == {}:
           continue
+        if path[:2] == ("event_data", "actions") and len(path) == 3 and value is False:
+          continue  # a flag ADK reads by truth (skip_summarization...): False is its default
         if isinstance(value, str) and path and (path[-1] in ("id", "invocation_id")
                                                 or "long_running_tool_ids" in path):
           if value not in names:
@@ -187,6 +192,12 @@ WORDS = {  # word-like fragments, joined to the others by a separator
     "accents": ("café", "crème", "brûlée", "chá", "Ñu"),
     "decomposed": tuple(unicodedata.normalize("NFD", w) for w in ("café", "crème", "chá")),
     "quotes": ("builder's", '"dirty"', "“smart”", "'n'", "«chai»"),
+    "rare": ("\U0010ffff", "\uffff\ufffe", "\ufdd0", "\U0001fffe", "\ue000", "\U000f0000",
+             "\U00100000", "\U000e0041\U000e007f", "\u202eoat\u202c", "\u2067ﺷﺎﻱ\u2069",
+             "\u061c", "\u200f", "\ufe0e", "\U000e0100", "a\u0300\u0301\u0302\u0489",
+             "\u034f", "\u0378", "\U000dead0", "\U0001d538", "\U00010330", "\x80\x9f",
+             "\u180e", "\u115f", "\ufffd"),  # noncharacters, private use, tags, bidi
+    # controls, variation selectors, combining marks, unassigned, other planes, C1 controls
 }
 SEPARATORS = {  # in place of one space between two fragments
     "line": ("\n", "\r\n", "\r", "\u2028", "\x85", "\x0b"),
@@ -194,7 +205,8 @@ SEPARATORS = {  # in place of one space between two fragments
     "spaces": ("  ", "   "),
     "invisible": ("\u00a0", "\u2009", "\u202f", "\u200b", "\u200d", "\ufeff", "\u2060",
                   "\u00ad", "\u3000", "\u200e"),
-    "control": ("\x07", "\x1b", "\x7f", "\x01", "\x1f"),  # no NUL: SQLite's JSON cuts there
+    "control": ("\x00", "\x07", "\x1b", "\x7f", "\x01", "\x1f"),  # NUL too: ADK's SQLite
+    # merge cuts a stored text there, for the reference and the submission alike
 }
 PLAIN = ("latte", "flat white", "cortado", "oolong tea", "chai", "mocha", "cold brew",
          "macchiato", "oat milk", "americano")
@@ -209,7 +221,11 @@ EDGES = ((" ",), ("\t",), ("\n",))  # first/last characters of two drinks and th
 TAILS = ((" ",), ("\t",), ("\n", "\r\n"))  # (a newline last may come as CR LF)
 INVISIBLE = ("\u00a0", "\ufeff", "\u3000", "\u200b")  # ends of a fourth, by variant
 STOPS = ("!", "?", "\u2026", "!!")  # the long one's end, by variant; the said one ends with "."
-LONG = ((10_001, 12_000), (4_097, 8_191), (66_000, 70_000), (8_193, 9_999))  # by variant
+MAX_DRINK = 100_000  # characters: the longest drink the statement allows, in every run
+LONGEST = 2  # the variant whose long drink is MAX_DRINK characters; the others' are drawn
+LONG = (4_097, MAX_DRINK)  # log-uniformly, as the invisible-ended one's in MIDDLE_LENGTHS:
+MIDDLE_LENGTHS = (16, 4_096)  # together every length up to the maximum
+SCALARS = 64  # code points drawn from all of Unicode (no surrogate) in each long drink
 
 
 def _body(rng: random.Random, features: list[str], length: int = 0) -> str:
@@ -236,6 +252,39 @@ def _body(rng: random.Random, features: list[str], length: int = 0) -> str:
   return text[:-1] + extra + text[-1:] if extra else text
 
 
+def log_uniform(rng: random.Random, low: int, high: int) -> int:
+  """An integer in [low, high], each factor of two as likely as the next."""
+  return min(high, max(low, int(math.exp(rng.uniform(math.log(low), math.log(high + 1))))))
+
+
+def scalars(rng: random.Random, count: int) -> str:
+  """``count`` code points drawn from all of Unicode (half of them from the first plane), never
+  a surrogate: any text a model can send holds such characters, assigned or not."""
+  out = []
+  while len(out) < count:
+    point = rng.randrange(0x110000 if len(out) % 2 else 0x10000)
+    if not 0xD800 <= point <= 0xDFFF:
+      out.append(chr(point))
+  return "".join(out)
+
+
+def _exactly(rng: random.Random, start: str, body: str, end: str, length: int) -> str:
+  """``start + body + end`` made exactly ``length`` characters long by code points of
+  ``scalars`` (at least ``SCALARS``) inside the body (``body`` is shorter than needed)."""
+  filler = scalars(rng, max(SCALARS, length - len(start) - len(body) - len(end)))
+  at = rng.randrange(1, len(body)) if len(body) > 1 else len(body)
+  text = start + body[:at] + filler + body[at:] + end
+  assert len(text) >= length
+  return text if len(text) == length else start + (body[:at] + filler + body[at:])[
+      :length - len(start) - len(end)] + end
+
+
+def long_length(rng: random.Random, variant: int) -> int:
+  """The long drink's length: the maximum in the ``LONGEST`` variant (so in every run),
+  log-uniform over ``LONG`` in the others."""
+  return MAX_DRINK if variant == LONGEST else log_uniform(rng, *LONG)
+
+
 def awkward_drinks(rng: random.Random, variant: int) -> list[str]:
   """Ten different drinks, in random order, on which every careless transformation (strip of
   any end, truncation, first line, unquoting, escaping, normalising, filtering, parsing,
@@ -243,9 +292,11 @@ def awkward_drinks(rng: random.Random, variant: int) -> list[str]:
   (``42``, ``null``); one wrapped in double quotes, one in single quotes, one that starts with
   the sentence that names it and ends with a full stop; a blank one and two others that start
   with a space, a tab, a newline and end with another of them; one with invisible ends
-  (``INVISIBLE``, by variant); and one of 4,097-70,000 characters (``LONG``, by variant) that
-  starts with a lower-case article, holds every fragment and separator kind above and ends
-  with punctuation. Every fragment and separator kind is also in two of the short ones."""
+  (``INVISIBLE``, by variant) of a length drawn over ``MIDDLE_LENGTHS``; and a long one
+  (``long_length``: ``MAX_DRINK`` characters in every run) that starts with a lower-case
+  article, holds every fragment and separator kind above (NUL and the rare code points
+  included) and ``SCALARS`` or more code points from all of Unicode, and ends with
+  punctuation. Every fragment and separator kind is also in two of the short ones."""
   kinds = list(WORDS) + list(SEPARATORS)
   shaped: list[list[str]] = [[] for _ in range(6)]
   for kind in kinds:
@@ -256,12 +307,19 @@ def awkward_drinks(rng: random.Random, variant: int) -> list[str]:
   tails = leads[1:] + leads[:1]  # each one ends with another kind than it starts with
   ends = [(rng.choice(EDGES[lead]), rng.choice(TAILS[tail])) for lead, tail in zip(leads, tails)]
   edged = [lead + _body(rng, shaped[3 + n]) + tail for n, (lead, tail) in enumerate(ends[1:])]
+  middle = log_uniform(rng, *MIDDLE_LENGTHS)
+  invisible = (INVISIBLE[variant], INVISIBLE[(variant + 1) % 4])
+  invisible_body = _body(rng, shaped[5])
+  if len(invisible_body) + 2 < middle:
+    invisible_body += " " + _body(rng, shaped[5], middle - len(invisible_body) - 3)
+  length = long_length(rng, variant)
+  article, stop = rng.choice(ARTICLES), STOPS[variant]
+  long_body = _body(rng, kinds, length - len(article) - len(stop) - SCALARS - 400)
   drinks = ["", ends[0][0] + rng.choice(MIDDLES) + ends[0][1], rng.choice(LIKE_DATA),
             '"' + _body(rng, shaped[0]) + '"', "'" + _body(rng, shaped[1]) + "'",
             rng.choice(SAID) + _body(rng, shaped[2]) + ".", *edged,
-            INVISIBLE[variant] + _body(rng, shaped[5]) + INVISIBLE[(variant + 1) % 4],
-            rng.choice(ARTICLES) + _body(rng, kinds, rng.randrange(*LONG[variant]))
-            + STOPS[variant]]
+            invisible[0] + invisible_body + invisible[1],
+            _exactly(rng, article, long_body, stop, length)]
   rng.shuffle(drinks)
   return drinks
 

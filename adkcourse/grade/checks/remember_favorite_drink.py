@@ -14,21 +14,31 @@ its tool (the offline model calls it with the turn's drink, which the customer's
 otherwise: collapsed, lower case, in a sentence): the customer names a drink, changes their
 mind across two conversations, names the favourite it already is (in another conversation,
 then where it is already last_drink; their next conversation, never spoken in, stays as it
-was); the look-alikes name theirs in between, one the customer's very drink. The ten drinks
-of every world
+was); the look-alikes name theirs in between, one the customer's very drink, and once, at a
+random point, 38-100 drinks in one message, which the model saves in one response (parallel
+calls, ``BATCH``): a run makes 205-450 or so calls in one process, so that a tool that counts
+its calls and changes after some number meets it. The ten drinks of every world
 (``_remember_favorite_drink_support.awkward_drinks``) make every careless transformation
 differ from the identity there: empty, blank, data-like (``42``), wrapped in either quote,
 starting with "my favourite drink is" and ending with ".", starting and ending with space, tab,
-newline and invisible spaces, one of 4,097-70,000 characters with every kind of character
-(digits, ``&<>``, emoji, scripts, NFD, NFKC-unstable, controls, line and space separators);
-tests/test_grade_remember_favorite_drink.py checks a catalogue of such transformations against
-the worlds.
+newline and invisible spaces, one of a length drawn up to 4,096, and a long one (100,000
+characters, the statement's maximum, in every run; log-uniform over 4,097-100,000 in the other
+worlds) with every kind of character (digits, ``&<>``, emoji, scripts, NFD, NFKC-unstable,
+controls and NUL, line and space separators, noncharacters, private-use, unassigned, tags,
+bidi controls, and code points drawn from all of Unicode); no lone surrogate, which no model
+can send. tests/test_grade_remember_favorite_drink.py checks a catalogue of such
+transformations against the worlds.
 
 Observed after the last turn: every row of every table (each state key; each event's every
 field, the function_response the model read and the state_delta included), the schema and
 format, the files of the folder and any file left in the work folder, the
-temporary and home folders of the calls (``stray_files``); the Runner's ids and clock readings
-replaced by what they stand for (``_remember_favorite_drink_support.runner_stable``).
+temporary and home folders of the calls (``stray_files``), and any file a call made or changed
+anywhere else (``OutsideWrites``, reused from erase_user_artifacts: in the students' own process
+a hard-coded ``/tmp`` path is seen too); the Runner's ids and clock readings replaced by what
+they stand for, an action flag set to False as unset
+(``_remember_favorite_drink_support.runner_stable``). A value in a state column is the drink as
+ADK's store keeps it: its SQLite merge ends a text at a NUL (``stored_as``), the reference's as
+anyone's.
 """
 
 from __future__ import annotations
@@ -45,14 +55,34 @@ from google.adk.sessions.sqlite_session_service import SqliteSessionService
 from google.adk.tools import ToolContext
 
 from ._engine import ABSENT, Check, Exercise, Resources, View, same
+from . import _erase_user_artifacts_support as _erase_support
+from ._erase_user_artifacts_support import OutsideWrites
 from ._harness import ActWorld, quiet_adk
 from ._observe import folder_files, read_sqlite, stray_files, quote
 from ._remember_favorite_drink_support import (DeclaredTool, awkward_drinks, describe_store_key,
-                                               runner_stable, say, visible, who)
+                                               log_uniform, runner_stable, say, visible, who)
 from ._world import (FIRST_NAMES, SHARED_SESSION_IDS, Clock, awkward_user_id,
                      lookalike_ids, play, secret)
 
 TOOL, AGENT, DB_NAME = "remember_favorite_drink", "drink_buddy", "drinks.db"
+OUTSIDE = "outside-writes.json"  # what the calls made outside the world's folders (``act``)
+MAX_OUTSIDE = 40  # entries of it read back
+# calls of one response (parallel calls) in each world: the run's total, and so the number of
+# calls a process makes (53 or so more in the other turns), is drawn over 205-450 or so
+BATCH = (38, 100)
+
+
+class _Writes(OutsideWrites):
+  """``OutsideWrites``, its audit events sorted out first: a Runner's turn raises hundreds
+  of others (``builtins.id``, ``object.__getattr__``...), each looked at while a turn runs."""
+
+  WATCHED = frozenset(("open", "os.mkdir", "os.mkfifo", "os.mknod", "os.truncate", "os.rename",
+                       "os.replace", "os.link", "os.symlink", "sqlite3.connect",
+                       *_erase_support.SPAWN_EVENTS))
+
+  def event(self, event: str, args: tuple) -> None:
+    if event in self.WATCHED:
+      super().event(event, args)
 INSTRUCTION = "You are a cafe concierge. Save the drink a customer names with the tool."
 FAV, LAST, STAYS, OTHERS, CONFIRM = ("favorite_follows_the_customer", "last_drink_in_each_session",
                                      "last_drink_stays_in_its_session",
@@ -70,7 +100,9 @@ MINE = {"user:favorite_drink": FAV, "last_drink": LAST}  # the state_delta keys 
 SMALL_TALK = ("Thanks, see you tomorrow!", "What's on the menu today?", "Hello again!")
 SAID = {"first": ("Hi! My favourite drink is: {}, thanks.", "Put me down for {} please!"),
         "change": ("Actually, no. My favorite drink is {} now.", "Make that {} from today on"),
-        "again": ("Just so you know, my favourite drink is still {}!", "{}, as always.")}
+        "again": ("Just so you know, my favourite drink is still {}!", "{}, as always."),
+        "batch": ("Hmm, {}... or maybe something else, let me think aloud.",
+                  "I can't decide: {}, and a few more.")}
 # variant -> (kind of the customer's id, the drinks' quirk, how the look-alike app is named)
 VARIANTS = (("quotes", "quotes", "suffix"), ("unicode", "unicode", "case"),
             ("like", "spaces", "suffix"), (None, "unicode", "case"))
@@ -116,11 +148,28 @@ def _interleave(rng: random.Random, lists: list[list]) -> list:
   return [item for _at, item in sorted(placed, key=lambda pair: pair[0])]
 
 
-def _said(rng: random.Random, how: str, drink: Optional[str]) -> str:
+def _batch(rng: random.Random, a: list[str]) -> list[str]:
+  """The drinks a customer thinks aloud about in one message, which the model saves one call
+  each, all in one response (parallel calls): ``BATCH`` of them (log-uniform), all different,
+  a few of the world's short awkward ones among fresh ones; the last one fresh."""
+  count = log_uniform(rng, *BATCH)
+  fresh = [f"{' '.join(w for w in (rng.choice(SIZES), rng.choice(MILKS), rng.choice(BASES)) if w)}"
+           f" no. {n}" for n in rng.sample(range(1, 100 * count), count)]
+  odd = [d for d in a if len(d) < 200]
+  for drink in rng.sample(odd, min(3, len(odd))):
+    fresh.insert(rng.randrange(len(fresh)), drink)
+  return fresh
+
+
+def _said(rng: random.Random, how: str, drink: Any) -> str:
   """What the customer types: the drink in their own words (collapsed, lower case, around a
-  sentence), never exactly the argument the model then passes to the tool."""
+  sentence), never exactly the argument the model then passes to the tool (for a batch, a
+  few of its drinks)."""
   if drink is None:
     return rng.choice(SMALL_TALK)
+  if how == "batch":  # a few of the drinks, as the customer lists them
+    return rng.choice(SAID[how]).format(" or ".join(" ".join(d.split()).lower()[:40]
+                                                    for d in drink[:3]))
   shown = " ".join(drink.split()).lower()[:200] or "nothing, really"
   if shown == drink:
     shown = drink.upper() if drink.upper() != drink else f"number {drink}"
@@ -189,11 +238,15 @@ def generate(rng: random.Random, variant: int) -> dict[str, Any]:
                 (s1, a[4], "change"), (s2, a[7], "change"), (s1, a[8], "change")]
   look_steps = [(sl, a[5], "first"), (sl, a[9], "change")] + (
       [(sl, a[6], "change")] if variant != 2 else [])
+  # many calls in one response, at a random point: a process makes a number of calls nobody
+  # can guess, and the calls of every later turn come after them
+  look_steps.insert(rng.randrange(len(look_steps) + 1), (sl, _batch(rng, a), "batch"))
   third = {1: [(speakers[-1], st, t1, "first")], 2: [(speakers[-1], st, a[6], "first")]}
   steps = _interleave(rng, [[(main,) + s for s in main_steps[1:]],
                             [(speakers[1],) + s for s in look_steps], third.get(variant, [])])
   steps[:0] = [(main,) + main_steps[0], (speakers[1], sl, a[0], "change")]
-  turns = [{"user": user, "session": sid, "drink": drink, "text": _said(rng, how, drink)}
+  turns = [{"user": user, "session": sid, "text": _said(rng, how, drink),
+            **({"drink": drink[-1], "batch": drink} if how == "batch" else {"drink": drink})}
            for user, sid, drink, how in steps]
   return {"variant": variant, "app": app, "twin_app": twin_app, "main": main,
           "speakers": speakers, "bystanders": bystanders, "store": store, "turns": turns}
@@ -202,22 +255,27 @@ def generate(rng: random.Random, variant: int) -> dict[str, Any]:
 async def build(spec: dict[str, Any], folder: Path, resources: Resources) -> dict[str, Any]:  # noqa: ARG001
   await play(SqliteSessionService(str(folder / DB_NAME)), spec["store"])
   return {"db": DB_NAME, "app": spec["app"],
-          "turns": [[t["user"], t["session"], t["text"], t["drink"]] for t in spec["turns"]]}
+          "turns": [[t["user"], t["session"], t["text"], named(t)] for t in spec["turns"]]}
+
+
+def named(turn: dict[str, Any]) -> Optional[list[str]]:
+  """The drinks the model passes in a turn, one call each (None: it calls nothing)."""
+  return turn.get("batch") or ([turn["drink"]] if turn["drink"] is not None else None)
 
 
 # --- act ---------------------------------------------------------------------------------------
 
 def _rules(named: list) -> list:
-  """The offline model: a turn that names a drink -> a call of the tool with that drink (what
-  ``named[0]`` holds: the model words it its own way, not as the message did); the tool's
-  answer -> a confirmation that quotes it; anything else -> a greeting."""
+  """The offline model: a turn that names drinks -> one call of the tool for each drink, all in
+  one response (what ``named[0]`` holds: the model words them its own way, not as the message
+  did); the tool's answer -> a confirmation that quotes it; anything else -> a greeting."""
   from adkcourse.offline_model import fallback, on_tool, on_user
 
   def confirm(turn: Any) -> str:
     return "Saved: " + json.dumps(turn.result, sort_keys=True, ensure_ascii=False, default=str)
 
-  return [on_user("", call=TOOL, args=lambda match, turn: {"drink": named[0]},
-                  when=lambda turn: named[0] is not None),
+  return [on_user("", calls=lambda match, turn: [(TOOL, {"drink": d}) for d in named[0]],
+                  when=lambda turn: bool(named[0])),
           on_tool(TOOL, reply=confirm), fallback("Hello! What can I get you?")]
 
 
@@ -235,7 +293,10 @@ _declaration.__name__ = TOOL
 
 async def act(fn: Callable, world: ActWorld) -> None:
   """Play the world's turns through a Runner whose agent has ``fn`` as its tool (one call per
-  turn: the tool runs inside it); the snapshot is taken after the last turn."""
+  turn: the tool runs inside it, once per drink); the snapshot is taken after the last turn.
+  What a turn made or changed outside the world's folder and the call's temporary and home
+  folders (``OutsideWrites``: a file at a fixed ``/tmp`` path, which the students' self-check,
+  run in their own process, would not see otherwise) is written to ``OUTSIDE`` first."""
   from google.adk.agents import Agent
   from google.adk.runners import Runner
 
@@ -247,16 +308,26 @@ async def act(fn: Callable, world: ActWorld) -> None:
   if inspect.iscoroutinefunction(fn):
     world.snapshot_notes.append(f"`{TOOL}` is defined with `async def`: the contract is a plain "
                                 "`def`")
-  named: list = [None]  # the drink the model passes in this turn
+  named: list = [None]  # the drinks the model passes in this turn
   agent = Agent(name=AGENT, model=OfflineModel(rules=_rules(named)),
                 tools=[DeclaredTool(fn, _declaration)], instruction=INSTRUCTION)
   runner = Runner(app_name=world.inputs["app"], agent=agent,
                   session_service=SqliteSessionService(world.path(world.inputs["db"])))
+  allowed = [world.folder, (world.elsewhere_root or world.folder.parent)
+             / f"elsewhere-{world.index}"]  # the call's temporary and home folders
+  strays: dict[str, list[str]] = {}  # path -> entry: the first turn that made it says so
   with quiet_adk():
     for user, session, text, named[0] in world.inputs["turns"]:
-      await world.call(say, runner, user, session, text, label=TOOL, is_async=None)
+      drinks = [d.encode("utf-8", "replace") for d in named[0] or ()]
+      with _Writes(allowed, lambda drinks=drinks: drinks) as outside:
+        await world.call(say, runner, user, session, text, label=TOOL, is_async=None)
+      for stray in outside.strays():
+        strays.setdefault(stray[1], stray)
       if world.outcomes[-1]["raised"] or world.outcomes[-1]["stopped"]:
         break  # the world earns nothing now: no need to play the rest
+  if strays:
+    (world.folder / OUTSIDE).write_text(json.dumps(list(strays.values())[:MAX_OUTSIDE],
+                                                   ensure_ascii=True), encoding="utf-8")
   world.snapshot()
 
 
@@ -267,13 +338,30 @@ async def observe(spec: dict[str, Any], folder: Path, inputs: dict[str, Any], vi
   where = view.snapshot or folder
   observed = runner_stable(read_sqlite(where / DB_NAME, ("db",), trusted=view.kind == "pristine"))
   observed.update(folder_files(where, ("folder",)))
+  observed.pop(("folder", "file", OUTSIDE), None)
   if view.kind != "pristine":
     observed.update(stray_files(folder.parent, ("elsewhere",)))
+    observed.update(_outside(where / OUTSIDE))
   return observed
 
 
+def _outside(path: Path) -> dict:
+  """``OUTSIDE`` as ``("stray", path) -> what`` items (written where the submission ran: every
+  field checked; a broken file is one item of its own)."""
+  if not path.is_file():
+    return {}
+  try:
+    entries = json.loads(path.read_bytes()[:1_000_000].decode("utf-8"))
+    if not isinstance(entries, list):
+      raise ValueError("not a list")
+    return {("stray", str(e[1])[:1000]): str(e[2])[:200] for e in entries[:MAX_OUTSIDE]
+            if isinstance(e, list) and len(e) == 3}
+  except (OSError, ValueError, TypeError) as error:
+    return {("stray", "(unreadable)"): f"the record of files made outside is broken ({error})"}
+
+
 def classify(spec: dict[str, Any], key: tuple) -> Any:
-  if key[0] in ("folder", "elsewhere"):
+  if key[0] in ("folder", "elsewhere", "stray"):
     return STAYS  # a file of its own: something else outlives the conversation
   if key[0] == "db" and key[1] in ("missing", "unreadable"):
     return tuple(c.name for c in CHECKS)
@@ -297,6 +385,8 @@ def classify(spec: dict[str, Any], key: tuple) -> Any:
 
 
 def describe(spec: dict[str, Any], key: tuple) -> str:  # noqa: ARG001
+  if key[0] == "stray" and len(key) > 1:
+    return f"the path {quote(str(key[1]))}, outside the world's folders"
   return describe_store_key(key, {"folder": "the database's folder",
                                   "elsewhere": "the work folder"})
 
@@ -312,11 +402,20 @@ def _not(found: Any, drink: str) -> str:
   return f"{visible(found) if found is not ABSENT else 'nothing'}, not the drink {visible(drink)}"
 
 
+def stored_as(found: Any, drink: str) -> bool:
+  """Is ``found`` (a state column's value) ``drink`` as ADK's SQLite store keeps it? Whole, or
+  cut at its first NUL: the store's merge of a state into a stored one (SQLite's JSON
+  functions) ends a text there, whoever wrote it; the event's state_delta keeps it whole."""
+  return type(found) is str and (found == drink or "\x00" in drink
+                                 and found == drink[:drink.index("\x00")])
+
+
 def properties(spec: dict[str, Any], observed: dict, pristine: dict) -> list[tuple[str, str]]:
-  """What the contract says of every outcome (the reference's too): every call's state_delta
-  and answer hold the drink of its turn exactly; each speaker's favourite and each
-  conversation's last drink is the drink named last there, as a str; nothing of anyone else
-  changed; something was stored at all."""
+  """What the contract says of every outcome (the reference's too): every call's answer holds
+  its drink exactly, every turn's state_delta the drink named last in it; each speaker's
+  favourite and each conversation's last drink is the drink named last there, as a str (as
+  ADK's store keeps it: ``stored_as``); nothing of anyone else changed; something was stored
+  at all."""
   problems: list[tuple[str, str]] = []
   app, favourite, last, turns = spec["app"], {}, {}, {}
   for turn in spec["turns"]:  # their conversations start empty: turn n there is the n-th
@@ -331,20 +430,21 @@ def properties(spec: dict[str, Any], observed: dict, pristine: dict) -> list[tup
       if not (type(found) is str and found == drink):
         problems.append((check, f"{describe(spec, event + ('actions', 'state_delta', name))} "
                                 f"is {_not(found, drink)}"))
-    answer = event + ("content", "parts", 0, "function_response", "response")
-    found = {k[len(answer):]: v for k, v in observed.items() if k[:len(answer)] == answer}
-    if not same(found, {("status",): "saved", ("favorite_drink",): drink}):
-      problems.append((CONFIRM, f"{describe(spec, answer)} is not exactly {{'status': "
-                                f"'saved', 'favorite_drink': {visible(drink)}}}"))
+    for part, said in enumerate(named(turn) or ()):  # one answer per call, in call order
+      answer = event + ("content", "parts", part, "function_response", "response")
+      found = {k[len(answer):]: v for k, v in observed.items() if k[:len(answer)] == answer}
+      if not same(found, {("status",): "saved", ("favorite_drink",): said}):
+        problems.append((CONFIRM, f"{describe(spec, answer)} is not exactly {{'status': "
+                                  f"'saved', 'favorite_drink': {visible(said)}}}"))
   for user, drink in favourite.items():
     found = observed.get(("db", "table", "user_states", app, user, "state", "favorite_drink"),
                          ABSENT)
-    if not (type(found) is str and found == drink):
+    if not stored_as(found, drink):
       problems.append((FAV, f"{who(user)}'s user:favorite_drink is {_not(found, drink)}"))
   for (user, sid), drink in last.items():
     found = observed.get(("db", "table", "sessions", app, user, sid, "state", "last_drink"),
                          ABSENT)
-    if not (type(found) is str and found == drink):
+    if not stored_as(found, drink):
       problems.append((LAST, f"{quote(sid)} of {who(user)} has last_drink {_not(found, drink)}"))
   changed = [key for key in set(observed) | set(pristine) if key[0] != "returned"
              and not same(observed.get(key, ABSENT), pristine.get(key, ABSENT))]
