@@ -9,8 +9,10 @@ turn orders something. Write
 
 which returns the ``RunConfig`` every turn runs with and the ``EventsCompactionConfig`` of the
 agent's ``App`` (``None``: no compaction), for any ``budget_tokens`` from 130 to 600 and a
-chat of any length and any sizes within the bounds below (the checks play chats of 3 to 60
-turns, at budgets across that whole range, each chat with a set-up of its own call).
+chat of any length, sizes and times within the bounds below (the checks play chats of 3 to 76
+turns at budgets across that whole range, the longest of the shortest turns at budget 600:
+more turns and events than any chat can hold between two summaries; each chat with a set-up
+of its own call, every call made before any chat is played).
 On every turn, with your set-up:
 
 1. every model request, the barista's and the summarizer's, stays within ``budget_tokens``
@@ -31,9 +33,12 @@ What you can count on:
 
 - the system instruction the barista's model receives is 99 characters (the agent's own 47,
   and the 52 with which ADK names the agent); the barista has no tools: a turn stores two
-  events, the customer's message (at most 80 characters) and the barista's reply (at most
-  40), so one turn adds at most 30 estimated tokens to the next request;
-- the ``summarizer`` given keeps every sentence about an allergy, in a summary of at most 80
+  events, the customer's message (20 to 80 characters) and the barista's reply (10 to 40),
+  so one turn adds 7.5 to 30 estimated tokens to the next request;
+- a chat's turns come seconds to days apart, and a chat may have begun years before your
+  set-up was made (resumed after the app restarted): its events carry the times they
+  happened;
+- the ``summarizer`` given keeps every sentence about an allergy, in a summary of 30 to 80
   characters. It sends its model a 28-character prompt followed by the text of each event
   it summarises (an earlier summary included), and nothing else: a summary of events the
   barista has already received costs less than the barista's request that received them.

@@ -12,6 +12,7 @@ and texts of an exact length (``sized``), for chats whose every request size is 
 
 from __future__ import annotations
 
+import json
 import re
 import random
 from typing import Any, AsyncGenerator, Callable, Optional, Sequence
@@ -27,8 +28,9 @@ from ._observe import quote
 
 MAX_REQUESTS = 1_000  # requests one model server records (then it refuses)
 MAX_TEXT = 4_000  # characters of one text kept in a record
+MAX_CONTENTS = 5_000  # validated contents one model server keeps for the requests to come
 PROMPT = "Summarise this chat briefly."  # the given summarizer's prompt (28 characters)
-MAX_SUMMARY = 80  # characters of a summary (the contract says so)
+MIN_SUMMARY, MAX_SUMMARY = 30, 80  # characters of a summary (the contract says so)
 
 
 class ChannelModel(BaseLlm):
@@ -90,17 +92,39 @@ class ModelServer:
   def __init__(self, answer: Callable[[LlmRequest], tuple[str, dict[str, Any]]]):
     self.answer = answer
     self.records: list[dict[str, Any]] = []
+    self._contents: dict[str, types.Content] = {}  # each content validated once, by its JSON
 
   def handle(self, method: str, params: dict) -> dict[str, Any]:
     if method != "generate":
       raise ValueError(f"unknown method {method!r}")
     if len(self.records) >= MAX_REQUESTS:
       raise ValueError(f"more than {MAX_REQUESTS} requests")
-    request = LlmRequest.model_validate(params.get("request"))
+    request = self.validated(params.get("request"))
     tokens = estimate_tokens(request)
     text, record = self.answer(request)
     self.records.append({"tokens": tokens, **record})
     return {"text": text, "prompt_tokens": tokens, "answer_tokens": len(text) // 4 + 1}
+
+  def validated(self, request: Any) -> LlmRequest:
+    """``LlmRequest.model_validate(request)``, each of its contents validated as a
+    ``types.Content`` once: a chat's history comes back in every later request, and
+    validating it anew each time would cost the judge a time quadratic in the chat's length.
+    The contents are only read (never changed), so a request may share them with another."""
+    if not isinstance(request, dict) or not isinstance(request.get("contents"), list):
+      return LlmRequest.model_validate(request)
+    contents = [self.content(data) for data in request["contents"]]
+    found = LlmRequest.model_validate({**request, "contents": []})
+    found.contents = contents
+    return found
+
+  def content(self, data: Any) -> types.Content:
+    key = json.dumps(data, sort_keys=True)
+    found = self._contents.get(key)
+    if found is None:
+      if len(self._contents) >= MAX_CONTENTS:
+        self._contents.clear()
+      found = self._contents[key] = types.Content.model_validate(data)
+    return found
 
   def observe(self) -> dict[tuple, Any]:
     return {(number,): record for number, record in enumerate(self.records)}
@@ -268,6 +292,8 @@ FIRST = ("Please note: I'm allergic to {a}.",
          "Hello, {name} here. Before I order: I'm allergic to {a}.",
          "I'm allergic to {a}, so please keep it out of everything. Thanks!")
 FIRST_REPLY = ("Noted, I will keep that in mind.",)
+SHORT_FIRST = ("I'm allergic to {a}.", "Allergic to {a}.")  # the shortest chat's turn 1
+SHORT_FIRST_REPLY = ("Noted.", "Noted!", "Got it.")
 ORDERS = ("Turn {t}: a {drink} for table {table}.",
           "Could I get a {size} {drink} with {milk} for table {table}, please?",
           "Another {drink} for table {table}, thanks.",
@@ -281,7 +307,7 @@ REPLIES = ("Sure: a {drink} for table {table}.", "One {drink} for table {table}!
            "Table {table}, got it.", "Table {table}: coming right up.",
            "Ready in two minutes, table {table}.", "On it, table {table}.")
 SHORT_REPLIES = ("OK, {table}.", "Sure, {table}!", "{table}: on it.", "Yes, {table}.",
-                 "{table}, ok.")
+                 "{table}, ok.", "Done, {table}.")
 PADDING = (" Thanks!", " No rush.", " Extra hot.", " To go.", " Cheers!", " Quickly, please.",
            " Ta.", " Hi.", " :)", " Ok!", " Yes.", " Great.", " Lovely.", " Oh, and a napkin.")
 REPLY_PADDING = (" Enjoy!", " Thank you!", " Coming up.", " Any snacks?", " Sure.", " Ta.",

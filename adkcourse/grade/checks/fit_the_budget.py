@@ -10,18 +10,30 @@ checks these properties (``compare_to_reference=False``) instead of comparing wi
 reference.
 
 A world is two to four chats, each with a budget of its own; the function is called once per
-chat (so that a set-up kept from an earlier call shows), and the chat played through a real
-``Runner`` and ``App`` with what it returned. The sizes are planned, not left to chance: in an
-*aligned* chat the request of some turn is exactly ``budget - 29`` tokens and the next turn
-adds the most a turn can (30 tokens), so any trigger above ``budget - 29`` (or none) overflows
-at that budget. Every run has aligned chats at 130, 131-155, 156-190, 191-300, 301-400,
-401-500, 501-599, 600 and one anywhere. The four kinds of world: the tightest (130-190, every
-turn and summary as long as the contract allows after the first summary: what is left right
-after one is as large as it can be, so a trigger at or below it, or more events kept, costs a
-summary every turn), aligned chats across the range, the longest (60 short turns at 540-600
-that never near the budget: a sliding-window backup of up to 59 turns, or a window of up to
-118 events, shows; and budget 600 at full size, where a trigger at or below what is left
-after a summary costs one every turn too) and mixed chats (random sizes and budgets).
+chat, every call before any chat is played (largest budget first, the chats then played last
+call first: a set-up kept from an earlier call, or changed by a later one, shows), and each
+chat played through a real ``Runner`` and ``App`` with what its own call returned. The sizes
+are planned, not left to chance: in an *aligned* chat the request of some turn is exactly
+``budget - 29`` tokens and the next turn adds the most a turn can (30 tokens), so any trigger
+above ``budget - 29`` (or none) overflows at that budget. Every run has aligned chats at 130,
+131-155, 156-190, 191-300, 301-400, 401-500, 501-599, 600 and one anywhere. The four kinds of
+world: the tightest (130-190, every turn and summary as long as the contract allows after the
+first summary: what is left right after one is as large as it can be, so a trigger at or
+below it, or more events kept, costs a summary every turn), aligned chats across the range,
+the longest (the *tiny* chat: 76 turns as short as the contract allows at budget 600, whose
+turn 74 is the first to reach the largest threshold that fits, so it goes longer without a
+summary than any chat can: a window of fewer events, or a sliding-window backup of fewer
+turns, than some chat needs shows; and budget 600 at full size, where a trigger at or below
+what is left after a summary costs one every turn too) and mixed chats (random sizes and
+budgets). Every chat is played at times of its own (``ChatClock``): turns seconds to days
+apart, over a day to 8 years before the set-up was made (the tiny chat, in every run, 12
+years), so a time window (``after_timestamp``) drops what it must not.
+
+Why the tiny chat's phase before the first summary is the longest any chat has (for a
+threshold T): its turns and its turn 1 are as short as the contract allows; after a summary
+(at least 30 characters) and the events kept raw (each kept turn at least 30 characters, and
+counted as a turn by a sliding window), the next stretch holds no more events, nor turns, than
+the first one.
 
 Both models live with the judge (``servers``, one pair per chat): the barista answers each
 turn, the summarizer numbers its summaries (each is its own) and keeps the allergy. What they
@@ -51,7 +63,14 @@ from ._observe import quote
 INSTRUCTION = "You are a friendly barista. Keep answers short."  # 99 characters with ADK's
 # the system instruction ADK builds from it (its instructions processor, then its identity one)
 BARISTA_SYSTEM = INSTRUCTION + '\n\nYou are an agent. Your internal name is "barista".'
-MAX_MESSAGE, MAX_REPLY = 80, 40  # characters (the contract says so)
+MIN_MESSAGE, MAX_MESSAGE, MIN_REPLY, MAX_REPLY = 20, 80, 10, 40  # characters (the contract)
+# the longest chat: turns as short as the contract allows at budget 600, where the largest
+# threshold that fits (571) is first reached in turn 74 (turns 1-73 are 146 events raw): any
+# count of events or turns below that shows before the first summary; 76 turns (3 after it)
+TINY_TURNS = 76
+DAY, YEAR = 86_400.0, 365.25 * 86_400.0
+# the gaps between two turns (seconds), one range drawn per turn: a chat spans minutes to days
+GAPS = ((2.0, 60.0), (2.0, 60.0), (60.0, 3_600.0), (3_600.0, 3 * DAY))
 NOT_A_TURN = "Sorry, I only take orders."  # the barista's answer to anything but a turn
 # the lengths of turns 1-3 of an aligned chat: (message, reply) x 3 (the third reply is 40)
 FREE_MIN, FREE_MAX = (45, 32, 25, 20, 25), (80, 40, 80, 40, 80)
@@ -67,20 +86,35 @@ def generate(rng: random.Random, variant: int) -> dict[str, Any]:
   elif variant == 1:  # aligned across the range
     plans = [aligned(rng, rng.randint(low, high), rng.randint(3, 6), "random")
              for low, high in ((191, 300), (301, 400), (401, 500), (501, 599))]
-  elif variant == 2:  # 60 short turns with nothing to summarise, and budget 600 at full size
-    plans = [(rng.randint(540, 600), [(rng.randint(45, MAX_MESSAGE), rng.randint(32, MAX_REPLY))]
-              + [(rng.randint(12, 18), rng.randint(8, 11)) for _ in range(59)], "long"),
+  elif variant == 2:  # the longest stretch between two summaries, and budget 600 at full size
+    plans = [(600, [(MIN_MESSAGE, MIN_REPLY)] * TINY_TURNS, "tiny"),
              aligned(rng, 600, rng.randint(4, 6), "max")]
   else:  # mixed: random sizes at random budgets, and one more aligned chat anywhere
     plans = [(rng.randint(130, 600), random_lengths(rng, rng.randint(3, 10)), "random"),
-             (rng.randint(130, 600), random_lengths(rng, rng.randint(20, 40)), "random"),
+             (rng.randint(130, 600), random_lengths(rng, rng.randint(12, 30)), "random"),
              aligned(rng, rng.randint(130, 600), rng.randint(3, 8), "random")]
-  allergens = rng.sample(text.ALLERGENS, len(plans))  # summaries differ from chat to chat
+  # summaries differ from chat to chat (the tiny chat's turn 1 fits an allergen of 7 letters)
+  allergens = rng.sample([a for a in text.ALLERGENS if variant != 2 or len(a) <= 7], len(plans))
   full = [variant == 0 or (variant == 2 and kind == "aligned") for _, _, kind in plans]
   chats = [chat(rng, allergen, budget, lengths, kind,
-                text.MAX_SUMMARY if longest else rng.randint(30, text.MAX_SUMMARY))
+                text.MAX_SUMMARY if longest else rng.randint(text.MIN_SUMMARY, text.MAX_SUMMARY))
            for allergen, (budget, lengths, kind), longest in zip(allergens, plans, full)]
+  # the set-ups are made largest budget first (a set-up kept from the first call is too large
+  # for the next ones) and all before any chat is played (one changed by a later call shows)
+  chats.sort(key=lambda c: -c["budget"])
   return {"variant": variant, "chats": chats}
+
+
+def timeline(rng: random.Random, turns: int, kind: str) -> tuple[float, list[float]]:
+  """When a chat's turns begin: seconds to days apart, the chat's last turn a day to 8 years
+  before it is played, the tiny chat's (in every run) 12 years: ``(ago, offsets)``, in
+  seconds before the play and from the chat's first turn. A time window of less than 12 years
+  shows on every seed, not on some."""
+  offsets = [0.0]
+  for _ in range(turns - 1):
+    low, high = rng.choice(GAPS)
+    offsets.append(offsets[-1] + rng.uniform(low, high))
+  return offsets[-1] + (12 * YEAR if kind == "tiny" else rng.uniform(DAY, 8 * YEAR)), offsets
 
 
 def aligned(rng: random.Random, budget: int, extra: int, style: str
@@ -125,10 +159,10 @@ def random_lengths(rng: random.Random, turns: int) -> list[tuple[int, int]]:
 def chat(rng: random.Random, allergen: str, budget: int, lengths: list[tuple[int, int]],
          kind: str, summary: int) -> dict[str, Any]:
   """A chat whose turns have exactly ``lengths``: the allergy in turn 1, then orders (short
-  ones in a "long" chat)."""
-  short = kind == "long"
+  ones in a "tiny" chat), and when each turn begins (``timeline``)."""
+  short = kind == "tiny"
   milks = [m for m in text.MILKS if allergen not in m]
-  tables = rng.sample(range(2, 100), len(lengths))
+  tables = rng.sample(range(2, 1000), len(lengths))
   messages, replies = [], []
   for turn, ((length, reply_length), table) in enumerate(zip(lengths, tables), 1):
     for _attempt in range(50):
@@ -136,11 +170,11 @@ def chat(rng: random.Random, allergen: str, budget: int, lengths: list[tuple[int
                "drink": rng.choice(text.SHORT_DRINKS if short else text.DRINKS),
                "size": rng.choice(text.SIZES), "name": rng.choice(text.NAMES)}
       first = turn == 1
-      message = text.sized(rng, text.FIRST if first else
+      message = text.sized(rng, (text.SHORT_FIRST if short else text.FIRST) if first else
                            text.SHORT_ORDERS if short else text.ORDERS,
                            words, length, text.PADDING)
-      reply = text.sized(rng, text.FIRST_REPLY if first else
-                         text.SHORT_REPLIES if short else text.REPLIES,
+      reply = text.sized(rng, (text.SHORT_FIRST_REPLY if short else text.FIRST_REPLY) if first
+                         else text.SHORT_REPLIES if short else text.REPLIES,
                          words, reply_length, text.REPLY_PADDING)
       if message and reply:
         break
@@ -150,13 +184,15 @@ def chat(rng: random.Random, allergen: str, budget: int, lengths: list[tuple[int
     replies.append(reply)
   assert not any(allergen in t or "allerg" in t for t in messages[1:] + replies)
   assert len(set(messages + replies)) == 2 * len(messages)
+  ago, offsets = timeline(rng, len(messages), kind)
   return {"kind": kind, "budget": budget, "allergen": allergen, "messages": messages,
-          "replies": replies, "summary": summary}
+          "replies": replies, "summary": summary, "ago": ago, "offsets": offsets}
 
 
 async def build(spec: dict[str, Any], folder: Path,  # noqa: ARG001 - nothing on disk
                 resources: Resources) -> dict[str, Any]:  # noqa: ARG001
-  return {"chats": [{"budget": c["budget"], "messages": c["messages"]} for c in spec["chats"]]}
+  return {"chats": [{"budget": c["budget"], "messages": c["messages"], "ago": c["ago"],
+                     "offsets": c["offsets"]} for c in spec["chats"]]}
 
 
 def servers(spec: dict[str, Any]) -> dict[str, ModelServer]:
@@ -215,10 +251,31 @@ def refused(returned: Any) -> Optional[str]:
   return None
 
 
-async def play(returned: tuple, messages: list[str], barista: Any) -> None:
-  """The whole chat through a real ``Runner`` and ``App`` with the set-up returned."""
+class ChatClock:
+  """The time ADK stamps the chat's events with (its ``platform.time`` provider): each turn
+  begins at its own time, the events within it a millisecond apart, always forward."""
+
+  def __init__(self, start: float):
+    self.now = start
+
+  def turn_begins(self, when: float) -> None:
+    self.now = max(self.now, when)
+
+  def __call__(self) -> float:
+    self.now += 0.001
+    return self.now
+
+
+async def play(returned: tuple, messages: list[str], barista: Any, ago: float = 0.0,
+               offsets: Optional[list[float]] = None) -> None:
+  """The whole chat through a real ``Runner`` and ``App`` with the set-up returned, its turns
+  at their times: begun ``ago`` seconds before now, turn k ``offsets[k]`` seconds after the
+  first (None: ADK's own clock)."""
+  import time
+
   from google.adk.agents import Agent
   from google.adk.apps.app import App
+  from google.adk.platform import time as platform_time
   from google.adk.runners import Runner
   from google.adk.sessions import InMemorySessionService
   from google.genai import types
@@ -227,35 +284,51 @@ async def play(returned: tuple, messages: list[str], barista: Any) -> None:
   if problem:
     raise TypeError(problem)
   run_config, compaction = returned
-  agent = Agent(name="barista", instruction=INSTRUCTION, model=barista)
-  app = App(name="cafe", root_agent=agent, events_compaction_config=compaction)
-  service = InMemorySessionService()
-  runner = Runner(app=app, session_service=service)
-  session = await service.create_session(app_name="cafe", user_id="customer")
-  for message_text in messages:
-    message = types.Content(role="user", parts=[types.Part(text=message_text)])
-    async for _event in runner.run_async(user_id="customer", session_id=session.id,
-                                         new_message=message, run_config=run_config):
-      pass
+  start = time.time() - ago
+  clock = ChatClock(start)
+  if offsets is not None:
+    platform_time.set_time_provider(clock)
+  try:
+    agent = Agent(name="barista", instruction=INSTRUCTION, model=barista)
+    app = App(name="cafe", root_agent=agent, events_compaction_config=compaction)
+    service = InMemorySessionService()
+    runner = Runner(app=app, session_service=service)
+    session = await service.create_session(app_name="cafe", user_id="customer")
+    for turn, message_text in enumerate(messages):
+      if offsets is not None:
+        clock.turn_begins(start + offsets[turn])
+      message = types.Content(role="user", parts=[types.Part(text=message_text)])
+      async for _event in runner.run_async(user_id="customer", session_id=session.id,
+                                           new_message=message, run_config=run_config):
+        pass
+  finally:
+    if offsets is not None:
+      platform_time.reset_time_provider()
 
 
 async def act(fn: Callable, world: ActWorld) -> None:
-  """Per chat, call ``fn(budget, summarizer)``, then play the chat with what it returned (a
-  second call, under the same limits: a set-up ADK refuses fails there)."""
+  """Call ``fn(budget, summarizer)`` once per chat, every call before any chat is played (a
+  set-up kept or changed by another call shows), then play each chat with what its own call
+  returned, the last one first (a second call per chat, under the same limits: a set-up ADK
+  refuses fails there)."""
   adk_logger = logging.getLogger("google_adk")
   level = adk_logger.level
   adk_logger.setLevel(logging.CRITICAL)  # a failed summary is logged, and judged by its effect
   try:
     with warnings.catch_warnings():
       warnings.simplefilter("ignore")  # compaction is experimental in ADK 2.13
+      set_ups = []
       for number, chat_inputs in enumerate(world.inputs["chats"]):
         summarizer = given_summarizer(world.channels[f"summarizer-{number}"])
-        barista = ChannelModel(world.channels[f"barista-{number}"], model="judge-barista")
-        returned = await world.call(fn, chat_inputs["budget"], summarizer)
+        set_ups.append(await world.call(fn, chat_inputs["budget"], summarizer))
         world.snapshot()
         if world.outcomes[-1].get("raised") or world.outcomes[-1].get("stopped"):
           return
-        await world.call(play, returned, chat_inputs["messages"], barista,
+      for number in reversed(range(len(set_ups))):
+        chat_inputs = world.inputs["chats"][number]
+        barista = ChannelModel(world.channels[f"barista-{number}"], model="judge-barista")
+        await world.call(play, set_ups[number], chat_inputs["messages"], barista,
+                         chat_inputs["ago"], chat_inputs["offsets"],
                          label="the chat with your set-up", is_async=None)
         if world.outcomes[-1].get("raised") or world.outcomes[-1].get("stopped"):
           return
@@ -402,7 +475,8 @@ CHECKS = (
           hint="Without a summarizer ADK summarises with the agent's own model; a summarizer of "
                "your own, one rebuilt on the given one's model, or a wrapper that edits, reuses "
                "or adds to its summaries or to what it is sent is not the summarizer given; a "
-               "window drops events that no summary stands for",
+               "window (of events, or of time: a chat may be older than its set-up) drops "
+               "events that no summary stands for",
           success="a set-up of the contract's shape; everything summarised by the summarizer "
                   "given"),
     Check("every_prompt_within_budget", 2,
