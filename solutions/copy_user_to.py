@@ -52,11 +52,12 @@ Some copies must be refused: raise ``ValueError`` saying why, having written **n
   of an event: its text, function calls and responses with their names and ids, actions,
   metadata, author, branch...): the character U+0000, a lone surrogate (U+D800 to U+DFFF) and
   a number that is not finite (NaN, Infinity, -Infinity). A SQLite store can hold them (its
-  service keeps the NaN or Infinity of a state it is given; a file written by other means may
-  hold anything). Written out they are only text, and fine: the six characters ``\\u0000``, the
-  four ``\\x00``, the word ``NaN``. The app name and the user id are checked whatever the
-  source holds. Only what the copy writes must fit: the app's state (the ``app:`` keys a
-  session shows) is not copied, so it is no reason to refuse.
+  service keeps the NaN or Infinity of a state it is given, and writes an event's as null; a
+  file written by other means may hold anything, but for a lone surrogate in an event, which
+  the service could not read back). Written out they are only text, and fine: the six
+  characters ``\\u0000``, the four ``\\x00``, the word ``NaN``. The app name and the user id
+  are checked whatever the source holds. Only what the copy writes must fit: the app's state
+  (the ``app:`` keys a session shows) is not copied, so it is no reason to refuse.
 
 Left open: what it returns; the creation and update times of the sessions it creates, and
 when it last wrote the user's and the app's state rows.
@@ -123,9 +124,10 @@ def _what_does_not_fit(sessions, user_state) -> list[str]:
     for event in session.events:
       problems += _id_problems("event id", event.id)
       problems += _id_problems("invocation id", event.invocation_id or "", MAX_INVOCATION_ID)
-      if _unfit(event.model_dump(mode="json")):
+      # Python values: mode="json" writes a NaN in metadata, arguments or a delta as null
+      if _unfit(event.model_dump()):
         problems.append(f"event {event.id[:30]!r} of session {session.id[:30]!r} holds "
-                        "U+0000 or a lone surrogate")
+                        "U+0000, a lone surrogate or a number that is not finite")
   return problems
 
 

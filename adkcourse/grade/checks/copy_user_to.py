@@ -14,25 +14,28 @@ URL, never the admin's; copies are clones of a template database, see ``_copy_us
 The function is called several times per world, on the same two services: first for a second
 user to copy (then the judge writes a newer ``app:`` value into dest, as another writer
 would), then in a random order for the user to copy, for a user the source has nothing of
-(dest has), and for users whose copy must be refused, one defect each. In every world the user
-to copy has interleaved sessions (the session updated last holds older ``user:`` writes, the
-latest value was set by creating a session, in no event), a session id shared with other users
-and apps (``default``...), one of 128 code points, falsy values in both states, escapes written
-out (``\\u0000``, ``\\x00``, ``NaN``), an event id of 128 and an invocation id of 256 code
-points, an author and a branch of 300; dest holds their own sessions and keys (ids differing
-from the source's only by case or normalisation, ids a copy might give its helper sessions),
-look-alike users holding the same session ids (prefix, case, normalisation), the same user in
-a lower-case twin app and a ``_v2`` app, newer ``app:`` values than the source's events write.
-Ids at the limits hold a decomposed accent and an astral emoji (so bytes, UTF-16 units and NFC
-all count otherwise): the app name is 128 in worlds 0 and 2, one copied user id 128 in each.
-Variants: SQLite -> PostgreSQL with the length refusals (129 code points whose NFC form is
-128, an invocation id of 257, a user id with and without data) and a collision;
-PostgreSQL -> SQLite with a session of more than a hundred events and a collision; two
-SQLite -> PostgreSQL worlds that split the unfit data: U+0000 in every id and field of an
-event (text, function call and response names, ids, arguments, keys, metadata, author,
-branch, node path, error message, state_delta keys, nested keys, app: and user: values), in
-keys and values of both states, the user state of a user with no session left; NaN and
--Infinity in states; lone surrogates written into the SQLite file directly.
+(dest has), for a user whose only session is empty, and for users whose copy must be
+refused, one defect each. In every world the user to copy has interleaved sessions (the
+session updated last holds older ``user:`` writes, the latest value was set by creating a
+session, in no event), a session id shared with other users and apps (``default``...), one of
+128 code points, a session with no event and no state, an event with every field set
+(``rich_event``), falsy values in both states, escapes written out (``\\u0000``, ``\\x00``,
+``NaN``), an event id of 128 and an invocation id of 256 code points, an author and a branch
+of 300; dest holds their own sessions and keys (ids differing from the source's only by case
+or normalisation, ids a copy might give its helper sessions), look-alike users holding the
+same session ids (prefix, case, normalisation), the same user in a lower-case twin app and a
+``_v2`` app, newer ``app:`` values than the source's events write. Ids at the limits hold a
+decomposed accent and an astral emoji (so bytes, UTF-16 units and NFC all count otherwise):
+the app name is 128 in worlds 0 and 2, one copied user id 128 in each. Variants: SQLite ->
+PostgreSQL with the length refusals (129 code points whose NFC form is 128, an invocation id
+of 257, a user id with and without data) and a collision; PostgreSQL -> SQLite with a session
+of more than a hundred events and a collision; two more SQLite -> PostgreSQL worlds, with
+U+0000 in a user id, a session id and an app name. The three SQLite -> PostgreSQL worlds share
+out the unfit data (see "every place unfit data can be" below): one refused user per class of
+place of an event (every typed field; keys, texts and numbers at the top of and nested in each
+free-form dict) and of a state (own, user, a user with no session left), the spot, the
+character (U+0000, a lone surrogate, NaN, Infinity, -Infinity) and its position drawn from the
+seed, written into the SQLite file directly.
 
 The observation is both stores whole, read by the judge itself: every row of every table for
 all apps and users (JSON columns item by item, state rows without any key count as absent) and
@@ -43,11 +46,17 @@ the database's settings); plus how each call ended.
 
 from __future__ import annotations
 
+import functools
+import json
 import random
 import unicodedata
+import warnings
+from copy import deepcopy
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterator, Optional
 
+import pydantic
+from google.adk.events.event import Event
 from google.adk.sessions.sqlite_session_service import SqliteSessionService
 
 from ...postgres import to_asyncpg_url
@@ -73,100 +82,13 @@ HELPER_IDS = ("probe", "_probe", "__probe__", "carrier", "_carrier", "__carrier_
               "holder", "copy", "_copy", "helper", "staging")
 LENGTHS = ("app_name", "user_id", "user_id_no_data", "session_id", "event_id", "invocation_id",
            "collision")
-# Where a refused user's data holds what jsonb cannot: one place each, split over two worlds.
-UNFIT_A = ("user_id_nul", "own_key_nul", "user_value_nul", "text_nul", "call_name_nul",
-           "response_id_nul", "metadata_key_nul", "event_id_nul", "delta_nested_key_nul",
-           "app_delta_value_nul", "branch_nul", "node_path_nul", "own_value_nan",
-           "user_only_nul", "user_value_surrogate")
-UNFIT_B = ("app_name_nul", "session_id_nul", "own_value_nul", "user_key_nul", "call_args_nul",
-           "call_args_key_nul", "call_id_nul", "response_name_nul", "response_nul",
-           "metadata_nul", "invocation_id_nul", "author_nul", "error_message_nul",
-           "delta_key_nul", "app_delta_key_nul", "user_delta_nul", "user_value_inf",
-           "own_value_surrogate")
-# (source, dest, the refusals of the world)
+# (source, dest, the refusals of the world besides the unfit places it holds, see UNFIT_WORLDS)
 VARIANTS = (("sqlite", "postgres", LENGTHS),
             ("postgres", "sqlite", ("collision",)),
-            ("sqlite", "postgres", UNFIT_A),
-            ("sqlite", "postgres", UNFIT_B))
-
-
-def _fc(turn: list[dict]) -> dict:
-  return turn[1]["content"]["parts"][0]["function_call"]
-
-
-def _fr(turn: list[dict]) -> dict:
-  return turn[2]["content"]["parts"][0]["function_response"]
-
-
-def _delta(turn: list[dict]) -> dict:
-  return turn[3].setdefault("actions", {}).setdefault("state_delta", {})
-
-
-def _tail(holder: dict, field: str, text: str = "\x00") -> None:
-  holder[field] = f"{holder.get(field) or ''}{text}"
-
-
-# defect -> (what it is, in words; how it spoils a turn: question, call, response, answer)
-EVENT_DEFECTS: dict[str, tuple[str, Callable[[list[dict]], None]]] = {
-    "text_nul": ("U+0000 in a message's text",
-                 lambda t: _tail(t[0]["content"]["parts"][0], "text")),
-    "call_name_nul": ("U+0000 in a function call's name", lambda t: _tail(_fc(t), "name")),
-    "call_id_nul": ("U+0000 in a function call's id", lambda t: _tail(_fc(t), "id")),
-    "call_args_nul": ("U+0000 in a function call's arguments",
-                      lambda t: _tail(_fc(t)["args"]["detail"], "note")),
-    "call_args_key_nul": ("U+0000 in a nested key of a function call's arguments",
-                          lambda t: _fc(t)["args"]["detail"].update({"n\x00b": 1})),
-    "response_name_nul": ("U+0000 in a function response's name",
-                          lambda t: _tail(_fr(t), "name")),
-    "response_id_nul": ("U+0000 in a function response's id", lambda t: _tail(_fr(t), "id")),
-    "response_nul": ("U+0000 in a function response",
-                     lambda t: _tail(_fr(t)["response"]["result"], "saved")),
-    "metadata_nul": ("U+0000 in an event's custom_metadata",
-                     lambda t: _tail(t[3]["custom_metadata"]["trace"], "id")),
-    "metadata_key_nul": ("U+0000 in a nested key of an event's custom_metadata",
-                         lambda t: t[3]["custom_metadata"]["trace"].update({"k\x00": 1})),
-    "event_id_nul": ("U+0000 in an event id", lambda t: _tail(t[3], "id")),
-    "invocation_id_nul": ("U+0000 in an invocation id", lambda t: _tail(t[3], "invocation_id")),
-    "author_nul": ("U+0000 in an author", lambda t: _tail(t[3], "author")),
-    "branch_nul": ("U+0000 in an event's branch",
-                   lambda t: t[3].update({"branch": f"root.{AGENT}\x00"})),
-    "node_path_nul": ("U+0000 in an event's node_info",
-                      lambda t: t[3].update({"node_info": {"path": f"{AGENT}\x00"}})),
-    "error_message_nul": ("U+0000 in an event's error_message",
-                          lambda t: t[3].update({"error_code": "TOOL_FAILED",
-                                                 "error_message": "timed out\x00"})),
-    "delta_key_nul": ("U+0000 in a key of an event's state_delta",
-                      lambda t: _delta(t).update({"step\x00two": 1})),
-    "delta_nested_key_nul": ("U+0000 in a nested key of an event's state_delta",
-                             lambda t: _delta(t).update({"progress": {"k\x00": 1}})),
-    "app_delta_key_nul": ("U+0000 in an app: key of an event's state_delta",
-                          lambda t: _delta(t).update({"app:flag\x00": 1})),
-    "app_delta_value_nul": ("U+0000 in an app: value of an event's state_delta",
-                            lambda t: _delta(t).update({"app:notice": {"text": "hi\x00"}})),
-    "user_delta_nul": ("U+0000 in a user: value of an event's state_delta",
-                       lambda t: _delta(t).update({"user:alias": {"text": "me\x00"}})),
-}
-# defect -> (what it is, the bad session's own and user: keys set when it is created)
-STATE_DEFECTS: dict[str, tuple[str, dict[str, Any]]] = {
-    "own_key_nul": ("U+0000 in a nested key of a session's state",
-                    {"notes": {"n\x00b": True}}),
-    "own_value_nul": ("U+0000 in a list in a session's state",
-                      {"drafts": ["fine", "line\x00two"]}),
-    "user_key_nul": ("U+0000 in a user-state key set by creating a session",
-                     {"user:alias\x00": "x"}),
-    "user_value_nul": ("U+0000 in a nested user-state value set by creating a session",
-                       {"user:profile": {"bio": "a\x00b"}}),
-    "own_value_nan": ("NaN nested in a session's state", {"scores": {"last": float("nan")}}),
-    "user_value_inf": ("-Infinity in the user state", {"user:best": float("-inf")}),
-}
-# defect -> (what it is, the table whose row gets it, the JSON text of its state): written in
-# the SQLite file directly (ADK's services cannot serialise a lone surrogate).
-RAW_DEFECTS = {
-    "user_value_surrogate": ("a lone surrogate in the user state", "user_states",
-                             '{"level": "novice", "alias": "half \\ud800 pair"}'),
-    "own_value_surrogate": ("a lone surrogate in a session's state", "sessions",
-                            '{"goal": {"text": "the hard part"}, "draft": "\\udc00 half"}'),
-}
+            ("sqlite", "postgres", ("user_id_nul", "session_id_nul")),
+            ("sqlite", "postgres", ("app_name_nul",)))
+UNFIT_WORLDS = (0, 2, 3)  # the SQLite -> PostgreSQL variants, which share the places out
+TOOL = "save_note"
 WHY = {"app_name": "an app name of 129 characters",
        "app_name_nul": "U+0000 in an app name the source has no data of",
        "user_id": "a user id of 129 characters",
@@ -176,11 +98,289 @@ WHY = {"app_name": "an app name of 129 characters",
        "session_id_nul": "U+0000 in a session id",
        "event_id": "an event id of 129 characters",
        "invocation_id": "an invocation id of 257 characters",
-       "collision": "a session id this user already has in dest",
-       "user_only_nul": "U+0000 in the user state of a user with no session left",
-       **{k: v[0] for k, v in EVENT_DEFECTS.items()},
-       **{k: v[0] for k, v in STATE_DEFECTS.items()},
-       **{k: v[0] for k, v in RAW_DEFECTS.items()}}
+       "collision": "a session id this user already has in dest"}
+
+
+# --- every place unfit data can be -------------------------------------------------------------
+#
+# PostgreSQL refuses U+0000, a lone surrogate and a number that is not finite anywhere in what
+# a copy writes, so checking a list of fields is wrong by design, and so would be a judge that
+# hid them in a list. The places are found by trial, not listed: every key, text and number of
+# an event with every field set (``rich_event``) that ADK stores and reads back holding it. They
+# fall into classes: each typed field of an event; for each free-form dict in it (metadata,
+# arguments, responses, outputs, payloads, the state_delta per prefix), its keys, texts and
+# numbers, at its top and nested; the same six for a session's own state and for the user
+# state. A run's worlds hold, between them, one refused user per class (a fixed field list
+# misses a class, so it loses on every seed), the exact spot in the class, the character and
+# where it goes in the text drawn from the world's seed. The spoiled data is written into the
+# SQLite file itself, as a store written by other means holds it: through ADK's services a
+# number that is not finite in an event becomes null, a lone surrogate cannot be written at
+# all, and a state_delta would spread the character into the states too. (An event cannot hold
+# a lone surrogate: SQLite's service cannot read one back.)
+
+SpotPath = tuple  # a spot: keys and list indices from the top of an event's (or a state's) JSON
+
+
+def _bag(mark: Callable[[], str]) -> dict[str, Any]:
+  """Free-form data with a key, a text and a number at its top and nested (in a dict, in a
+  list)."""
+  return {"note": mark(), "rate": 0.5, "detail": {"text": mark(), "tags": [mark(), 1.5]}}
+
+
+def rich_event(mark: Callable[[], str], timestamp: float) -> dict[str, Any]:
+  """An event with every field ADK's services store and give back set (no id: ``Script`` gives
+  it one), each free-form dict a ``_bag``; the state_delta has keys of each prefix, whose
+  values are a text, a number and a ``_bag`` each."""
+  m = mark
+  delta = {}
+  for prefix in ("", "user:", "app:"):
+    delta.update({f"{prefix}motto": m(), f"{prefix}pace": 0.25, f"{prefix}draft": _bag(m)})
+  return {
+      "invocation_id": f"e-{m()}", "author": AGENT, "timestamp": timestamp,
+      "branch": f"root.{AGENT}.{m()}", "isolation_scope": f"scope-{m()}",
+      "model_version": f"gemini-{m()}", "error_code": f"E_{m()}",
+      "error_message": f"failed {m()}", "live_session_id": f"live-{m()}",
+      "interaction_id": f"ix-{m()}", "environment_id": f"env-{m()}",
+      "long_running_tool_ids": [f"lr-{m()}"], "custom_metadata": _bag(m), "output": _bag(m),
+      "node_info": {"path": f"{AGENT}/{m()}", "output_for": [f"node-{m()}"]},
+      "avg_logprobs": -0.125,
+      "content": {"role": "model", "parts": [
+          {"text": f"Here {m()}"},
+          {"function_call": {"id": f"adk-{m()}", "name": TOOL, "args": _bag(m)}},
+          {"function_response": {"id": f"adk-{m()}", "name": TOOL, "response": _bag(m)}},
+          {"executable_code": {"code": f"print({m()!r})", "language": "PYTHON"}},
+          {"code_execution_result": {"outcome": "OUTCOME_OK", "output": f"out {m()}"}},
+          {"file_data": {"file_uri": f"gs://notes/{m()}", "mime_type": "text/plain",
+                         "display_name": f"notes-{m()}"}},
+          {"text": f"thinking {m()}", "thought": True}]},
+      "grounding_metadata": {
+          "web_search_queries": [f"q {m()}"], "retrieval_queries": [f"r {m()}"],
+          "grounding_chunks": [{"web": {"uri": f"https://x.org/{m()}", "title": f"t {m()}",
+                                        "domain": f"d{m()}.org"}}],
+          "grounding_supports": [{"segment": {"text": f"s {m()}", "start_index": 0,
+                                              "end_index": 5},
+                                  "grounding_chunk_indices": [0], "confidence_scores": [0.875]}],
+          "search_entry_point": {"rendered_content": f"<b>{m()}</b>"}},
+      "citation_metadata": {"citations": [{"uri": f"https://c.org/{m()}", "title": f"c {m()}",
+                                           "license": f"lic {m()}", "start_index": 1,
+                                           "end_index": 4}]},
+      "input_transcription": {"text": f"heard {m()}", "language_code": "en-GB"},
+      "output_transcription": {"text": f"said {m()}"},
+      "logprobs_result": {"chosen_candidates": [{"token": f"t{m()}", "log_probability": -0.5,
+                                                 "token_id": 7}],
+                          "log_probability_sum": -1.5},
+      "cache_metadata": {"cache_name": f"projects/p/cachedContents/{m()}", "fingerprint": m(),
+                         "contents_count": 2, "invocations_used": 3,
+                         "expire_time": timestamp + 3600, "created_at": timestamp - 60},
+      "actions": {
+          "state_delta": delta, "artifact_delta": {"notes.txt": 1},
+          "transfer_to_agent": f"agent_{m()}", "transfer_reason": f"because {m()}",
+          "requested_tool_confirmations": {"adk-confirm": {"hint": f"ok? {m()}",
+                                                    "confirmed": False,
+                                                    "payload": _bag(m)}},
+          "agent_state": _bag(m), "rewind_before_invocation_id": f"e-{m()}",
+          "route": f"route-{m()}", "set_model_response": _bag(m),
+          "render_ui_widgets": [{"id": f"w-{m()}", "provider": f"p-{m()}", "payload": _bag(m)}],
+          "compaction": {"start_timestamp": timestamp - 100, "end_timestamp": timestamp - 50,
+                         "compacted_content": {"role": "model",
+                                               "parts": [{"text": f"summary {m()}"}]}}},
+  }
+
+
+def stored_event(event: dict[str, Any]) -> dict[str, Any]:
+  """``event`` (JSON, with its id) as ADK's services store it: ``model_dump_json``."""
+  return json.loads(Event.model_validate(event).model_dump_json(exclude_none=True))
+
+
+def _plain(value: Any) -> Any:
+  """A ``model_dump`` as JSON-like data: sets as sorted lists (to look spots up in)."""
+  if isinstance(value, dict):
+    return {k: _plain(v) for k, v in value.items()}
+  if isinstance(value, (list, tuple)):
+    return [_plain(v) for v in value]
+  if isinstance(value, (set, frozenset)):
+    return sorted(_plain(v) for v in value)
+  return value
+
+
+def _at(value: Any, path: SpotPath) -> Any:
+  for step in path:
+    value = value[step]
+  return value
+
+
+REQUIRED = ("id", "invocation_id", "author", "timestamp")
+
+
+def event_slice(event: dict[str, Any], path: SpotPath) -> tuple[dict[str, Any], SpotPath]:
+  """The part of stored ``event`` a spot at ``path`` needs, and the spot's path in it: the
+  required fields and the top-level field on the path (of ``actions``, its own field on it),
+  of each list on the way only the item on it (a spot is judged alone: a small row)."""
+  field = path[:2] if len(path) > 1 and path[0] == "actions" else path[:1]
+  value = deepcopy(_at(event, field))
+  data = {k: event[k] for k in REQUIRED}
+  if len(field) == 2:
+    data["actions"] = {field[1]: value}
+  else:
+    data[field[0]] = value
+  kept, holder = list(field), value
+  for step in path[len(field):]:
+    if isinstance(holder, list):
+      holder[:] = [holder[step]]
+      step = 0
+    kept.append(step)
+    holder = holder[step]
+  return data, tuple(kept)
+
+
+def _holds(data: dict[str, Any], path: SpotPath, kind: str, spoiled: Any) -> bool:
+  """Whether ``data`` (an event's JSON), read back as ADK reads a stored event, holds
+  ``spoiled`` at ``path`` (a key there, for ``kind`` "key")."""
+  try:
+    with warnings.catch_warnings():
+      warnings.simplefilter("ignore")  # genai warns of enum values it does not know
+      read = _plain(Event.model_validate_json(json.dumps(data)).model_dump())
+    if kind == "key":
+      return spoiled in _at(read, path[:-1])
+    found = _at(read, path)
+  except (pydantic.ValidationError, KeyError, IndexError, TypeError):
+    return False
+  if kind == "text":  # an enum's value (genai keeps one it does not know) is a str too
+    return isinstance(found, str) and found == spoiled
+  return same(found, spoiled)
+
+
+def _try_spot(event: dict[str, Any], kind: str, path: SpotPath) -> bool:
+  """Whether an event can hold an unfit character (a NaN for a number) at this spot."""
+  data, path = event_slice(event, path)
+  holder, last = _at(data, path[:-1]), path[-1]
+  if kind == "key":
+    spoiled = f"{last}\x00"
+    holder[spoiled] = holder.pop(last)
+  else:
+    spoiled = f"{holder[last]}\x00" if kind == "text" else float("nan")
+    holder[last] = spoiled
+  return _holds(data, path, kind, spoiled)
+
+
+def _spots(value: Any, path: SpotPath = ()) -> Iterator[tuple[str, SpotPath]]:
+  """Every key, text and number of JSON ``value``: (kind, path)."""
+  if isinstance(value, dict):
+    for key, item in value.items():
+      yield "key", path + (key,)
+      yield from _spots(item, path + (key,))
+  elif isinstance(value, list):
+    for index, item in enumerate(value):
+      yield from _spots(item, path + (index,))
+  elif isinstance(value, str):
+    yield "text", path
+  elif isinstance(value, (int, float)) and not isinstance(value, bool):
+    yield "number", path
+
+
+def _typed(path: SpotPath, indices: bool = False) -> str:
+  """``path`` in words: ``content.parts[].text`` (``parts[0]`` with ``indices``)."""
+  return "".join((f"[{p}]" if indices else "[]") if isinstance(p, int) else f".{p}"
+                 for p in path).lstrip(".")
+
+
+def _where(name: str, path: SpotPath) -> str:
+  """A spot of class ``name`` in words: the class, and the path when the class has more."""
+  return name if name == _typed(path) or "(a number)" in name else \
+      f"{name} ({_typed(path, indices=True)})"
+
+
+PREFIX_NAMES = {"": "own", "user:": "user:", "app:": "app:"}
+KIND_WORDS = {"key": "a key", "text": "a text", "number": "a number"}
+
+
+def _prefix(key: str) -> str:
+  return next((p for p in ("user:", "app:") if key.startswith(p)), "")
+
+
+def classify_spots(spots: list[tuple[str, SpotPath]]) -> dict[str, list[tuple[str, SpotPath]]]:
+  """Spots by class: a typed field (its path without list indices); in a free-form dict (one
+  whose keys are spots), the dict's path, the kind and whether at its top or nested. The
+  state_delta's keys of each prefix are a dict of their own."""
+  free = {path[:-1] for kind, path in spots if kind == "key"}
+  classes: dict[str, list[tuple[str, SpotPath]]] = {}
+  for kind, path in spots:
+    top = next((n for n in range(len(path)) if path[:n] in free), None)
+    if top is None:
+      name = f"{_typed(path)} (a {kind})" if kind == "number" else _typed(path)
+    else:
+      depth = len(path) - top - 1
+      where = _typed(path[:top])
+      if path[:top] == ("actions", "state_delta"):
+        where += f" ({PREFIX_NAMES[_prefix(path[top])]} keys)"
+      words = f"{KIND_WORDS[kind]} {'at its top' if depth == 0 else 'nested'}"
+      name = f"{where}: {words}" if where else words
+    classes.setdefault(name, []).append((kind, path))
+  return classes
+
+
+@functools.lru_cache(maxsize=1)
+def event_classes() -> dict[str, tuple[tuple[str, SpotPath], ...]]:
+  """Every class of spot in an event where ADK keeps an unfit character (or a NaN) as it is,
+  found by trying each spot of ``rich_event`` (in slices: under a tenth of a second)."""
+  counter = iter(range(10**6))
+  event = stored_event({**rich_event(lambda: f"m{next(counter)}", 1.7e9), "id": "ev-1"})
+  spots = [(kind, path) for kind, path in _spots(event) if _try_spot(event, kind, path)]
+  return {name: tuple(found) for name, found in classify_spots(spots).items()}
+
+
+# A session's own state and a user state (without the prefix) to spoil, in the same classes
+STATE_TEMPLATE = {"goal": {"text": "pass the exam", "steps": ["intro", 2.5]}, "note": "kept",
+                  "pace": 0.5}
+TEXTS = ("U+0000", "a lone surrogate")
+NUMBERS = ("NaN", "Infinity", "-Infinity")
+
+
+def _state_classes() -> dict[str, tuple[Optional[str], tuple[tuple[str, SpotPath], ...]]]:
+  """class -> (the character, None for a number: the world deals those out; its spots). A
+  state's keys and texts are a class per character: a lone surrogate is its own mistake."""
+  classes = {}
+  for scope in ("a session's own state", "the user state"):
+    for name, spots in classify_spots(list(_spots(STATE_TEMPLATE))).items():
+      if spots[0][0] == "number":
+        classes[f"{scope}: {name}"] = (None, tuple(spots))
+      else:
+        classes.update({f"{scope}: {name}, {word}": (word, tuple(spots)) for word in TEXTS})
+  return classes
+
+
+STATE_CLASSES = _state_classes()
+# Its keys and texts get U+0000: with no session to write first, a lone surrogate in a key
+# makes ADK raise UnicodeEncodeError, a ValueError, before anything is written.
+USER_ONLY = "the user state of a user with no session left"
+ENUM_WARNING = r"(?s).* is not a valid (Language|Outcome)$"
+
+
+def _spoil(data: Any, kind: str, path: SpotPath, word: str, rng: random.Random) -> None:
+  """Put ``word`` (a character of ``TEXTS``, a number of ``NUMBERS``) at the spot, in place,
+  a character anywhere in the text (a key keeps its prefix)."""
+  holder, last = _at(data, path[:-1]), path[-1]
+  if kind == "number":
+    holder[last] = float(word.lower().replace("infinity", "inf"))
+    return
+  char = "\x00" if word == "U+0000" else chr(rng.randrange(0xD800, 0xE000))
+  text = last if kind == "key" else holder[last]
+  start = len(_prefix(text)) if kind == "key" else 0
+  cut = rng.randrange(start, len(text) + 1)
+  spoiled = text[:cut] + char + text[cut:]
+  if kind == "key":
+    holder[spoiled] = holder.pop(last)
+  else:
+    holder[last] = spoiled
+
+
+def unfit_classes(variant: int) -> list[str]:
+  """The classes of place whose refused users world ``variant`` holds (each class in one of
+  the ``UNFIT_WORLDS``)."""
+  if variant not in UNFIT_WORLDS:
+    return []
+  names = sorted(event_classes()) + sorted(STATE_CLASSES) + [USER_ONLY]
+  return names[UNFIT_WORLDS.index(variant)::len(UNFIT_WORLDS)]
 
 
 # --- the world ---------------------------------------------------------------------------------
@@ -234,6 +434,18 @@ class Script:
          "content": {"role": "model", "parts": [{"text": f"Noted: {secret(self.rng)}"}]},
          "actions": {"state_delta": dict(delta or {})}}])
 
+  def rich(self, app: str, user: str, sid: str) -> dict:
+    """A ``rich_event``: every field set."""
+    rng = self.rng
+    return self._append(app, user, sid, [rich_event(lambda: secret(rng), self.clock.tick(rng))])[0]
+
+  def rich_slice(self, app: str, user: str, sid: str, spot: SpotPath) -> tuple[dict, SpotPath]:
+    """Only the part of a ``rich_event`` a spot needs (``event_slice``), and its path there."""
+    rng = self.rng
+    event, path = event_slice({**rich_event(lambda: secret(rng), self.clock.tick(rng)),
+                               "id": ""}, spot)
+    return self._append(app, user, sid, [event])[0], path
+
   def chatter(self, app: str, user: str, sid: str, count: int) -> None:
     """``count`` short events (a long session: more than a page of recent events)."""
     for number in range(count):
@@ -259,7 +471,9 @@ def main_user(source: Script, dest: Script, app: str, user: str, ids: dict[str, 
   """The user to copy. Source: an extra session, then ``a`` (a shared id), ``b`` (128 code
   points) and ``c`` interleaved: ``b`` writes newer ``user:`` values, then the
   user goes back to ``a``, updated last while holding older writes; creating ``c`` (no event)
-  sets the latest ``user:level`` and falsy ``user:`` values dest holds truthy. With
+  sets the latest ``user:level`` and falsy ``user:`` values dest holds truthy; ``a`` also holds
+  a ``rich_event`` (every field of an event set), and the user has a session with no event and
+  no state, created early or last. With
   ``idle_last``, ``c`` has no events; with ``long_session``, one session has more than a hundred
   events. Ids and fields at and past other stores' limits (event id 128, invocation id 256,
   author and branch of 300, a key of 300). Dest: the user's own sessions (one per id that
@@ -286,6 +500,10 @@ def main_user(source: Script, dest: Script, app: str, user: str, ids: dict[str, 
   events[2]["author"] = exactly(f"{AGENT}-", 300, rng)
   events[3].update(branch=exactly(f"root.{AGENT}.", 300, rng), error_code="",
                    error_message=f"{text} {exactly('m', 400, rng)}")
+  source.rich(app, user, ids["a"])
+  empty = f"s-{secret(rng)}"  # no event, no state: a session all the same
+  if rng.random() < 0.5:
+    source.create(app, user, empty)
   source.create(app, user, ids["b"], {"goal": {"text": "revise", "weeks": 2}})
   source.turn(app, user, ids["b"], {"user:level": newer},
               {"user:profile": _profile(rng, newer), "topic": "state",
@@ -300,6 +518,8 @@ def main_user(source: Script, dest: Script, app: str, user: str, ids: dict[str, 
               {"progress": {"topic": "events", "scores": [1, 2]}})
   if idle_last:
     source.create(app, user, ids["c"], c_state)
+  if not any(step.get("id") == empty for step in source.steps):
+    source.create(app, user, empty)
   own = f"d-{secret(rng)}"
   dest.create(app, user, own, {"goal": {"text": "from the new system"},
                                "user:badge_pg": {"since": "2025", "colour": "teal"},
@@ -334,21 +554,13 @@ def sessionless_user(source: Script, dest: Script, app: str, user: str) -> None:
                                                "user:level": "placement-test"})
 
 
-def refused_user(source: Script, dest: Script, app: str, user: str, defect: str
-                 ) -> Optional[dict[str, Any]]:
-  """A user with one thing that cannot be copied, in the session listed last (a check made
-  session by session finds it after writing the others); nothing at all for an id refused
-  whatever the source holds. No state is written after the defect: SQLite's service merges a
-  state's top-level keys and string values through ``json_each``, which cuts them at a U+0000
-  and refuses NaN. Returns the raw patch of a ``RAW_DEFECTS`` one."""
+def refused_user(source: Script, dest: Script, app: str, user: str, defect: str) -> None:
+  """A user with one thing that cannot be copied (an id's length, a collision, U+0000 in a
+  session id), in the session listed last (a check made session by session finds it after
+  writing the others); nothing at all for an id refused whatever the source holds."""
   rng = source.rng
   if defect in ("user_id_no_data", "user_id_nul", "app_name_nul"):
-    return None
-  if defect == "user_only_nul":  # sessions all deleted: only the user state is left
-    gone = f"s-{secret(rng)}"
-    source.create(app, user, gone, {"user:profile": {"bio": f"a\x00{secret(rng)}"}})
-    source.delete(app, user, gone)
-    return None
+    return
   clean = f"s-{secret(rng)}"
   source.create(app, user, clean, {"goal": {"text": "warm up"}})
   source.say(app, user, clean, f"Hello {secret(rng)}", {"progress": 1, "app:catalog_version": 5})
@@ -357,23 +569,65 @@ def refused_user(source: Script, dest: Script, app: str, user: str, defect: str
   if defect == "collision":
     dest.create(app, user, bad, {"goal": {"text": "already here"}})
     dest.say(app, user, bad, f"Started here {secret(rng)}", {"user:level": "kept"})
-  state = {"goal": {"text": "the hard part"}, "user:level": "novice",
-           **STATE_DEFECTS.get(defect, ("", {}))[1]}
-  if defect in STATE_DEFECTS or defect in RAW_DEFECTS:
-    source.create(app, user, bad, state)  # nothing after it
-    if defect in RAW_DEFECTS:
-      _, table, text = RAW_DEFECTS[defect]
-      return {"table": table, "app": app, "user": user, "id": bad, "state": text}
-    return None
-  source.create(app, user, bad, state)
+  source.create(app, user, bad, {"goal": {"text": "the hard part"}, "user:level": "novice"})
   turn = source.turn(app, user, bad)
-  if defect in EVENT_DEFECTS:
-    EVENT_DEFECTS[defect][1](turn)
   if defect == "event_id":
     turn[3]["id"] = at_limit("ev-", 129, rng)
   elif defect == "invocation_id":
     turn[3]["invocation_id"] = at_limit("e-", 257, rng)
-  return None
+
+
+def _row(app: str, user: str, **more: str) -> dict[str, str]:
+  """The columns that pick one row of a user's."""
+  return {"app_name": app, "user_id": user, **more}
+
+
+def unfit_user(source: Script, app: str, user: str, name: str, clean: bool,
+               numbers: Iterator[str]) -> tuple[str, dict[str, Any]]:
+  """A user whose data holds something PostgreSQL refuses at one spot of class ``name`` (the
+  spot and where the character goes drawn from the seed; a number the next of ``numbers``),
+  in the session listed last (after a ``clean`` one, if asked, and always for a state: a
+  check made session by session finds it after writing that one); (why, in words; the patch
+  that writes it into the SQLite file)."""
+  rng = source.rng
+  state = deepcopy(STATE_TEMPLATE)  # spoiled, then patched in (the script keeps it clean)
+  user_state = {f"user:{key}": value for key, value in deepcopy(STATE_TEMPLATE).items()}
+  if name == USER_ONLY:  # sessions all deleted: only the user state is left
+    gone = f"s-{secret(rng)}"
+    source.create(app, user, gone, user_state)
+    source.delete(app, user, gone)
+    kind, path = rng.choice(list(dict.fromkeys(spot for _, spots in STATE_CLASSES.values()
+                                               for spot in spots)))
+    word = next(numbers) if kind == "number" else "U+0000"
+    _spoil(state, kind, path, word, rng)
+    return (f"{word} in {_where(name, path)}",
+            {"table": "user_states", "where": _row(app, user),
+             "set": {"state": json.dumps(state)}})
+  if clean or name in STATE_CLASSES:
+    source.create(app, user, f"s-{secret(rng)}", {"goal": {"text": "warm up"}})
+  bad = f"s-{secret(rng)}"
+  if name in STATE_CLASSES:
+    word, spots = STATE_CLASSES[name]
+    kind, path = rng.choice(spots)
+    word = word or next(numbers)
+    own = name.startswith("a session's")
+    source.create(app, user, bad, deepcopy(STATE_TEMPLATE) if own
+                  else {"goal": {"text": "hard"}, **user_state})
+    _spoil(state, kind, path, word, rng)
+    where = (_row(app, user, id=bad) if own else _row(app, user))
+    return (f"{word} in {_where(name.removesuffix(f', {word}'), path)}",
+            {"table": "sessions" if own else "user_states", "where": where,
+             "set": {"state": json.dumps(state)}})
+  kind, spot = rng.choice(event_classes()[name])
+  source.create(app, user, bad, {"goal": {"text": "the hard part"}})
+  event, path = source.rich_slice(app, user, bad, spot)
+  stored = stored_event(event)
+  word = next(numbers) if kind == "number" else "U+0000"  # an event cannot hold a surrogate
+  _spoil(stored, kind, path, word, rng)
+  return (f"{word} in an event's {_where(name, path)}",
+          {"table": "events", "where": _row(app, user, session_id=bad, id=event["id"]),
+           "set": {"event_data": json.dumps(stored, ensure_ascii=False), "id": stored["id"],
+                   "invocation_id": stored["invocation_id"]}})
 
 
 def generate(rng: random.Random, variant: int) -> dict[str, Any]:
@@ -433,17 +687,29 @@ def generate(rng: random.Random, variant: int) -> dict[str, Any]:
     sessionless_user(source, dest, app, sessionless)
     calls.append({"app": app, "user": sessionless, "expect": "copy",
                   "why": "copies a user with only user state"})
-  patches = []
+  hollow = f"{rng.choice(FIRST_NAMES)}-{secret(rng)[:6]}"
+  source.create(app, hollow, f"h-{secret(rng)}")  # no event, no state: a session all the same
+  calls.append({"app": app, "user": hollow, "expect": "copy",
+                "why": "copies a user whose only session is empty"})
+  refused = (f"{rng.choice(FIRST_NAMES)}_{number:03d}{secret(rng)[:4]}" for number in range(999))
   for defect in defects:
     target_app = {"app_name": at_limit(f"{stem}_", 129, rng),
                   "app_name_nul": f"{app[:20]}\x00"}.get(defect, app)
     target = {"user_id": at_limit(f"{rng.choice(FIRST_NAMES)}_", 129, rng),
               "user_id_no_data": at_limit(f"{rng.choice(FIRST_NAMES)}_", 129, rng),
               "user_id_nul": f"{rng.choice(FIRST_NAMES)}\x00{rng.randrange(10, 99)}"
-              }.get(defect, f"{rng.choice(FIRST_NAMES)}_{secret(rng)[:6]}")
-    patch = refused_user(source, dest, target_app, target, defect)
-    patches += [patch] if patch else []
+              }.get(defect) or next(refused)
+    refused_user(source, dest, target_app, target, defect)
     calls.append({"app": target_app, "user": target, "expect": "refuse", "why": WHY[defect]})
+  patches = []
+  # NaN, Infinity and -Infinity in turn, from a random one: a world holds all three
+  start = rng.randrange(len(NUMBERS))
+  numbers = (NUMBERS[(start + n) % len(NUMBERS)] for n in range(10**6))
+  for number, name in enumerate(unfit_classes(variant)):
+    target = next(refused)
+    why, patch = unfit_user(source, app, target, name, clean=number < 3, numbers=numbers)
+    patches.append(patch)
+    calls.append({"app": app, "user": target, "expect": "refuse", "why": why})
   rng.shuffle(calls)
   # The partner's copy comes first; the judge then writes a newer app: value into dest, which
   # the main user's copy (its events write that key too) must keep.
@@ -485,7 +751,8 @@ def _facts(source: list[dict], dest: list[dict], app: str, user: str) -> dict[st
 
 
 def _patch_sqlite(path: Path, patches: list[dict[str, Any]]) -> None:
-  """Write the states ``RAW_DEFECTS`` describe into the file itself (as JSON text)."""
+  """Write what ``unfit_user`` spoiled into the file itself: each patch sets columns of the
+  one row its ``where`` picks."""
   import sqlite3
 
   if not patches:
@@ -493,11 +760,11 @@ def _patch_sqlite(path: Path, patches: list[dict[str, Any]]) -> None:
   connection = sqlite3.connect(path)
   try:
     for patch in patches:
-      where = (patch["app"], patch["user"]) + ((patch["id"],) if patch["table"] == "sessions"
-                                               else ())
-      extra = " AND id = ?" if patch["table"] == "sessions" else ""
-      changed = connection.execute(f"UPDATE {patch['table']} SET state = ? WHERE app_name = ? "
-                                   f"AND user_id = ?{extra}", (patch["state"],) + where)
+      columns, where = list(patch["set"]), list(patch["where"])
+      changed = connection.execute(
+          f"UPDATE {patch['table']} SET {', '.join(f'{c} = ?' for c in columns)} "
+          f"WHERE {' AND '.join(f'{c} = ?' for c in where)}",
+          [patch["set"][c] for c in columns] + [patch["where"][c] for c in where])
       assert changed.rowcount == 1, patch
     connection.commit()
   finally:
@@ -564,6 +831,19 @@ def _short(text: str) -> str:
   return repr(text if len(text) <= 24 else text[:23] + "\u2026")
 
 
+async def _calls(fn: Callable, world: ActWorld, source: Any, dest: Any) -> None:
+  """The world's calls in order, the other writer's ``app:`` value before the main user's."""
+  between = world.inputs["between"]
+  for number, (app, user) in enumerate(world.inputs["calls"]):
+    if number == between["before"]:  # another writer of the app's state, between two calls
+      made = await dest.create_session(app_name=between["app"], user_id=between["user"],
+                                       session_id="judge", state=between["state"])
+      await dest.delete_session(app_name=between["app"], user_id=between["user"],
+                                session_id=made.id)
+    await world.call(fn, source, dest, app, user, is_async="contract" if number == 0 else None,
+                     label=f"copy_user_to(app {_short(app)}, user {_short(user)})")
+
+
 async def act(fn: Callable, world: ActWorld) -> None:
   """Call ``fn(source, dest, app_name, user_id)`` for each of the world's users in turn, on the
   same two services, writing a newer ``app:`` value into dest before one of the calls (the
@@ -577,15 +857,10 @@ async def act(fn: Callable, world: ActWorld) -> None:
 
   source, dest = service(world.inputs["source"]), service(world.inputs["dest"])
   try:
-    between = world.inputs["between"]
-    for number, (app, user) in enumerate(world.inputs["calls"]):
-      if number == between["before"]:  # another writer of the app's state, between two calls
-        made = await dest.create_session(app_name=between["app"], user_id=between["user"],
-                                         session_id="judge", state=between["state"])
-        await dest.delete_session(app_name=between["app"], user_id=between["user"],
-                                  session_id=made.id)
-      await world.call(fn, source, dest, app, user, is_async="contract" if number == 0 else None,
-                       label=f"copy_user_to(app {_short(app)}, user {_short(user)})")
+    with warnings.catch_warnings():
+      # genai warns of each enum value it does not know, as the spoiled ones of unfit_user
+      warnings.filterwarnings("ignore", message=ENUM_WARNING, category=UserWarning)
+      await _calls(fn, world, source, dest)
     world.snapshot()
   finally:
     for opened in (source, dest):
@@ -625,16 +900,37 @@ def _without_empty_states(found: dict) -> dict:
   return {key: value for key, value in found.items() if row(key) not in empty} if empty else found
 
 
+_INDEXES: dict[int, tuple[list, dict]] = {}  # id(spec["calls"]) -> (the calls, their index)
+
+
+def _index(spec: dict[str, Any]) -> dict[Any, Any]:
+  """The calls by (app, user), by app, and the apps copied to (a world has a hundred calls
+  and its observation thousands of keys: a scan of the calls per key is quadratic)."""
+  calls = spec["calls"]
+  cached = _INDEXES.get(id(calls))
+  if cached is None or cached[0] is not calls:
+    index: dict[Any, Any] = {"copied apps": set()}
+    for call in calls:
+      index.setdefault((call["app"], call["user"]), call)
+      index.setdefault(("app", call["app"]), call)
+      if call["expect"] == "copy":
+        index["copied apps"].add(call["app"])
+    while len(_INDEXES) >= 8:  # the worlds of a run or two
+      _INDEXES.pop(next(iter(_INDEXES)))
+    cached = _INDEXES[id(calls)] = (calls, index)
+  return cached[1]
+
+
 def _target(spec: dict[str, Any], app: Any, user: Any = None) -> Optional[dict[str, Any]]:
-  for call in spec["calls"]:
-    if call["app"] == app and (user is None or call["user"] == user):
-      return call
-  return None
+  """The call about (app, user); with no user, the first about the app."""
+  return _index(spec).get(("app", app) if user is None else (app, user))
 
 
 def _copied(spec: dict[str, Any], app: Any, user: Any = None) -> bool:
-  return any(c["expect"] == "copy" and c["app"] == app and (user is None or c["user"] == user)
-             for c in spec["calls"])
+  if user is None:
+    return app in _index(spec)["copied apps"]
+  call = _target(spec, app, user)
+  return call is not None and call["expect"] == "copy"
 
 
 def classify(spec: dict[str, Any], key: tuple) -> Any:
@@ -724,18 +1020,17 @@ def properties(spec: dict[str, Any], observed: dict, pristine: dict) -> list[tup
     if target and target["expect"] == "copy" and key[6] in target["source_user_keys"]:
       continue  # takes the source's value
     problem(classify(spec, key), key, f"was {show(value)}, now {show(observed.get(key, ABSENT))}")
-  for call in spec["calls"]:
-    mine = (call["app"], call["user"])
-    for key, value in pristine.items():
-      if key[0] != "source" or key[1] != "table" or key[3:5] != mine:
-        continue
-      wanted = {"sessions": 6, "events": 7, "user_states": 5}.get(key[2])
-      if call["expect"] == "copy" and wanted and (
-          len(key) == wanted or key[wanted] in ("state", "event_data")):
-        copied = ("dest",) + key[1:]
-        if differs(copied, value):
-          problem(classify(spec, copied), copied, f"expected {show(value)} (the source's), "
-                  f"found {show(observed.get(copied, ABSENT))}")
+  for key, value in pristine.items():
+    if key[0] != "source" or key[1] != "table" or len(key) < 5:
+      continue
+    call = _target(spec, key[3], key[4])
+    wanted = {"sessions": 6, "events": 7, "user_states": 5}.get(key[2])
+    if call and call["expect"] == "copy" and wanted and (
+        len(key) == wanted or key[wanted] in ("state", "event_data")):
+      copied = ("dest",) + key[1:]
+      if differs(copied, value):
+        problem(classify(spec, copied), copied, f"expected {show(value)} (the source's), "
+                f"found {show(observed.get(copied, ABSENT))}")
   for key in observed:
     if key[0] != "dest" or key in pristine or len(key) < 6 or key[1] != "table" \
         or key[2] not in ("sessions", "events", "user_states"):

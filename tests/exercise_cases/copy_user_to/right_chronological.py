@@ -44,7 +44,7 @@ async def copy_user_to(source, dest, app_name, user_id):
       named += [("event id", e.id), ("invocation id", e.invocation_id or "")]
   too_long = [f"{what} of {len(v)} characters" for what, v in named if len(v) > LIMITS[what]]
   data = [user_state] + [own(s.state) for s in sessions.values()] + [
-      e.model_dump(mode="json") for s in sessions.values() for e in s.events]
+      e.model_dump() for s in sessions.values() for e in s.events]
   with_nul = any(unstorable(t) for t in strings(data)) or any(unstorable(v) for _, v in named)
   if too_long or with_nul:
     raise ValueError(f"PostgreSQL cannot hold: {too_long or ''} {'U+0000' if with_nul else ''}")

@@ -54,7 +54,7 @@ async def copy_user_to(source, dest, app_name, user_id):
       sized += [("event", e.id), ("invocation", e.invocation_id or "")]
   over = [kind for kind, value in sized if len(value) > SIZES[kind]]
   everything = [sized, user_state, [session_part(s.state) for s in sessions],
-                [e.model_dump(mode="json") for s in sessions for e in s.events]]
+                [e.model_dump() for s in sessions for e in s.events]]
   if over or any("\x00" in t or not encodable(t) for t in texts(everything)) or not finite(
       everything):
     raise ValueError(f"does not fit in PostgreSQL: {over or 'U+0000 somewhere'}")

@@ -23,7 +23,9 @@ def holds_nul(data) -> bool:
       return any(walk(v) for v in value)
     return False
 
-  return walk(json.loads(json.dumps(data)))
+  # Python values (mode="json" would write a NaN in metadata or arguments as null); what json
+  # cannot write itself (bytes) as its repr
+  return walk(json.loads(json.dumps(data, default=repr)))
 
 
 def own_state(session):
@@ -45,7 +47,7 @@ def check(app_name, user_id, sessions, user_state):
   for s in sessions:
     problems += [f"event {e.id[:12]} has a long id" for e in s.events
                  if len(e.id) > 128 or len(e.invocation_id or "") > 256]
-    if holds_nul([s.id, own_state(s)] + [e.model_dump(mode="json") for e in s.events]):
+    if holds_nul([s.id, own_state(s)] + [e.model_dump() for e in s.events]):
       problems.append(f"U+0000 in session {s.id[:12]}")
   if holds_nul([app_name, user_id, user_state]):
     problems.append("U+0000 in the user state or the names")

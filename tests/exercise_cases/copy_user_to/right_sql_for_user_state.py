@@ -71,7 +71,7 @@ async def copy_user_to(source, dest, app_name, user_id):
   own = {s.id: {k: v for k, v in s.state.items() if not k.startswith(PREFIXES)}
          for s in sessions}
   if nul_inside([ids, user_state, own]) or any(
-      nul_inside(e.model_dump(mode="json")) for s in sessions for e in s.events):
+      nul_inside(e.model_dump()) for s in sessions for e in s.events):
     raise ValueError("U+0000 cannot be stored in PostgreSQL")
   mine = await dest.list_sessions(app_name=app_name, user_id=user_id)
   if any(s.id in own for s in mine.sessions):

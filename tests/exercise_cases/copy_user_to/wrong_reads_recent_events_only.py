@@ -56,7 +56,7 @@ def _what_does_not_fit(sessions, user_state) -> list[str]:
     for event in session.events:
       problems += _id_problems("event id", event.id)
       problems += _id_problems("invocation id", event.invocation_id or "", MAX_INVOCATION_ID)
-      if _unfit(event.model_dump(mode="json")):
+      if _unfit(event.model_dump()):
         problems.append(f"event {event.id[:30]!r} of session {session.id[:30]!r} holds "
                         "U+0000 or a lone surrogate")
   return problems
