@@ -23,19 +23,26 @@ function returns:
    theirs too: remove the link itself, never what it points to (ADK would list what is behind
    it as theirs; it is not, and it stays);
 2. it returns the number of versions it erased, an ``int``: each ``versions/<n>/`` folder
-   counts once, as ``list_versions`` counts them (a version holding a rewind's empty tombstone
-   counts, a staging folder does not, nor anything behind a link), an app named twice in
-   ``app_names`` once, and an app where the user has nothing adds 0: a user with nothing in
+   counts once, as ``list_versions`` counts them: an entry of a ``versions`` folder that is a
+   folder, or a link to one, whose name ``int()`` reads (a version holding a rewind's empty
+   tombstone counts; a staging folder does not, nor a folder with another name, a file or a
+   link to a file, nor anything behind a link above it, a linked session folder's), an app
+   named twice in ``app_names`` once, and an app where the user has nothing adds 0: a user with nothing in
    these apps gets ``0``, not ``None``;
 3. everything else is exactly as it was, byte for byte, with its permission bits and its
-   links (a link stays a link, to the same target):
+   links (a link stays a link, to the same target; a file of the user's may be a hard link of
+   another's, which stays as it was):
    - every other user's files and folders, empty folders included. Ids are compared exactly:
      another case, a space around the id, another Unicode form (``é`` composed, or ``e`` +
      U+0301) or glob characters (``ana*`` and ``anabel``, ``[a]na`` and ``ana``) make another
      user; so does an id with a slash, ``ana/x``, whose folder ``apps/<app>/users/ana/x/`` lies
-     inside ``ana``'s: only ``artifacts/`` and ``sessions/`` in ``ana``'s folder are ``ana``'s;
-   - the user's files in apps not named, whatever their names look like (``cafe_2_beta``,
-     ``CAFE_2``, ``cafe_2/v2`` are not ``cafe_2``);
+     inside ``ana``'s, or ``ana/x/y``, also when nobody is ``ana/x`` (and a user may have no
+     ``sessions/`` folder): only ``artifacts/`` and ``sessions/`` in ``ana``'s folder are
+     ``ana``'s;
+   - the user's files in apps not named, whatever their names look like: app names are
+     compared exactly too (``cafe_2_beta``, ``CAFE_2``, ``Cafe_2``, `` cafe_2``, ``cafe_2/v2``
+     are not ``cafe_2``, nor is ``café_2`` composed the same app as decomposed), and two names
+     in ``app_names`` that differ only so are two apps, both erased;
    - the apps' own folders, ``apps/<app>/`` and ``apps/<app>/users/``, even in an app where
      the user was the only one;
    - the session store: every session (the user's too: this erases files, not

@@ -302,13 +302,19 @@ def write_extras(root: Path, extras: dict[str, Any]) -> None:
   - ``legacy``: artifacts stored under a name ADK now refuses to save (``metadata.json``), the
     payload written over the metadata document: one file in the version's folder;
   - ``links``: ``[path, target]`` symbolic links (relative paths under ``root``);
+  - ``plain``: ``[path, text]`` files (their folders made as needed);
   - ``modes``: ``{"seed", "share"}``: that share of the entries under ``apps/`` get other
     permission bits, drawn from the seed; ``fixed``: ``[path, folder mode, file mode]`` for a
-    file or a whole subtree."""
+    file or a whole subtree;
+  - ``hardlinks``: ``[source, target]``: ``target`` made the same file as ``source`` (a hard
+    link), writable (a copy of the world makes them two: see ``relink``)."""
   for item in extras.get("legacy", ()):
     version = root / item["path"] / "versions" / str(item["version"])
     version.mkdir(parents=True)
     (version / "metadata.json").write_text(item["text"], encoding="utf-8")
+  for path, text in extras.get("plain", ()):
+    (root / path).parent.mkdir(parents=True, exist_ok=True)
+    (root / path).write_text(text, encoding="utf-8")
   for path, target in extras.get("links", ()):
     (root / path).parent.mkdir(parents=True, exist_ok=True)
     os.symlink(relative_link(path, target), root / path)
@@ -335,6 +341,18 @@ def write_extras(root: Path, extras: dict[str, Any]) -> None:
           os.chmod(os.path.join(current, name), folder_mode)
     if top.is_dir() and not top.is_symlink():
       os.chmod(top, folder_mode)
+  relink(root, extras.get("hardlinks", ()))
+  for source, _ in extras.get("hardlinks", ()):
+    os.chmod(root / source, 0o664)
+
+
+def relink(root: Path, pairs: Any) -> None:
+  """Each ``[source, target]`` (paths under ``root``) made one file again, ``target`` a hard
+  link of ``source``: copying a folder (the engine's, the sandbox's) makes them two files."""
+  for source, target in pairs:
+    if not os.path.samefile(root / source, root / target):
+      os.unlink(root / target)
+      os.link(root / source, root / target)
 
 
 async def duplicate(spec: dict, template: Path, inputs: dict, folder: Path,  # noqa: ARG001

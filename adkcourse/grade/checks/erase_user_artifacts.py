@@ -25,9 +25,16 @@ an app not named, in version folders a link to another user's payload and one to
 Beside them: users whose ids a sloppy match confuses with theirs (prefix, case, padding, NFC
 and NFD, glob characters and what they match, an id with a slash whose folder lies inside
 theirs, the parent of theirs, a backslash twin) holding the same file names and session ids
-(``default``), an other user's empty folders, the user in apps not named (a prefix, case or
-Unicode twin of a named one, one nested in it, a plain other app). A named app has nobody but
-the user (its ``users/`` folder stays). A share of all files and folders have permission bits
+(``default``), a user two levels inside theirs (``ana/old/x``, nobody is ``ana/old``) with no
+``sessions/`` folder, an other user's empty folders, the user in apps not named (a prefix, case
+or Unicode twin of a named one, one nested in it, a plain other app). Named apps a normalising
+match changes, each beside an app not named that only that match takes for it: two case forms
+of one app, both named, whose lower case is another app; a padded, decomposed name whose
+stripped and composed forms are other apps. A named app has nobody but the user (its
+``users/`` folder stays). In the user's ``versions`` folders, beside the versions: a folder
+named with no number, a numbered file and a numbered link to a file (none a version), a
+two numbered links to a version folder (one each). One payload of the user's is a hard link of another
+user's and of their own in an app not named (``act`` links them again in each copy). A share of all files and folders have permission bits
 other than the umask's. Variants: the user id with quotes, with glob characters (and a session
 id with a slash), with a slash (and a decomposed accent), padded with an emoji and no session
 left in the store (named apps: one with nothing, one twice). Each world has two calls: first
@@ -58,7 +65,7 @@ from google.genai import types
 from ._engine import ABSENT, RETURNED, Check, Exercise, Open, Resources, View, same
 from ._erase_user_artifacts_support import (FILE_NAMES, MANIFEST, OutsideWrites, Saves,
                                             as_observation, duplicate, owner, pack, payloads,
-                                            read_manifest, scan, scope_of, session_of,
+                                            read_manifest, relink, scan, scope_of, session_of,
                                             stored_name, user_base, valid_id, write_extras,
                                             write_root)
 from ._harness import ActWorld
@@ -73,6 +80,8 @@ APP_STEMS = ("caf\u00e9_team", "barista", "bakery", "roastery", "tea_house")
 TEAMS, DESKS = ("north", "clinic", "team-7"), ("desk", "kiosk", "counter")
 NFD_NAMES = ("zoe\u0301", "rene\u0301e", "noe\u0308l", "jose\u0301")
 CHILDREN = ("x", "old", "kids")
+ACCENTED = ("cafe\u0301", "cre\u0300me", "noe\u0308l", "the\u0301")  # decomposed (NFD)
+NOT_VERSIONS = ("old", "v2", "latest", "backup", "_7")  # folder names int() refuses
 SCOPE_CHECK = {"live": "session_files_erased", "deleted": "deleted_sessions_erased",
                "disk": "deleted_sessions_erased", "link": "session_files_erased"}
 
@@ -85,8 +94,9 @@ def pick_user(rng: random.Random, kind: str) -> str:
     return awkward_user_id(rng, "quotes")
   if kind == "glob":
     return rng.choice((f"{first}*", f"{first}?{nick}", f"[{first[0]}]{first[1:]}"))
-  if kind == "slash":
-    return f"{rng.choice(TEAMS)}/{rng.choice(NFD_NAMES)}"
+  if kind == "slash":  # one level or two: the folders on the way are nobody's or a parent's
+    return "/".join([rng.choice(TEAMS)] + rng.sample(DESKS, rng.randint(0, 1))
+                    + [rng.choice(NFD_NAMES)])
   return f" {first} \u2615 {nick} "
 
 
@@ -109,22 +119,48 @@ def lookalikes(rng: random.Random, user: str, count: int = 6) -> list[str]:
   return first + rest[:max(0, count - len(first))]
 
 
+def cased(rng: random.Random, app: str) -> tuple[str, str]:
+  """Two names of ``app`` in other cases (never its own lower case), each another app."""
+  letters = [i for i, c in enumerate(app) if c.isalpha()]
+  i = rng.choice(letters)
+  forms = [app.capitalize(), app.upper(), app[:i] + app[i].upper() + app[i + 1:]]
+  forms = [f for f in dict.fromkeys(forms) if f != app.lower()]
+  return tuple(rng.sample(forms, 2))  # type: ignore[return-value]
+
+
+def padded(rng: random.Random, app: str) -> str:
+  """``app`` with spaces around it (before, after or both): another app than ``app``."""
+  left, right = rng.choice((("", " "), (" ", ""), (" ", " "), ("  ", "")))
+  return f"{left}{app}{right}"
+
+
 def generate(rng: random.Random, variant: int) -> dict[str, Any]:
   kind = VARIANTS[variant]
   user = pick_user(rng, kind)
   stems = rng.sample(APP_STEMS, 4)
-  first_app, second_app, other_app, solo_app = (f"{s}_{rng.randrange(10, 99)}" for s in stems)
+  first_app, plain_app, other_app, _ = (f"{s}_{rng.randrange(10, 99)}" for s in stems)
+  # Named apps whose names a normalising match changes, each beside an app not named that
+  # only that match confuses with it: two case forms of one app, both named (a case-blind
+  # de-duplication erases one), whose lower case is another app; a padded, decomposed name
+  # whose stripped and composed forms are other apps.
+  second_app, pair_app = cased(rng, plain_app)
+  solo_app = padded(rng, f"{stems[3]}_{rng.choice(ACCENTED)}_{rng.randrange(10, 99)}")
+  norm_twins = [plain_app, solo_app.strip(), unicodedata.normalize("NFC", solo_app)]
   twins = [a for a in dict.fromkeys([first_app.upper(), unicodedata.normalize("NFD", first_app)])
            if a != first_app]  # and a prefix twin, in every world
   twin_apps = [f"{first_app}_beta", rng.choice(twins)] + (
-      [f"{first_app}/v2"] if kind == "no session left" else []) + [other_app]
-  listed = [first_app, second_app, solo_app]
-  app_names = rng.sample(listed, 3)
+      [f"{first_app}/v2"] if kind == "no session left" else []) + [other_app] + norm_twins
+  listed = [first_app, second_app, pair_app, solo_app]
+  app_names = rng.sample(listed, len(listed))
   missing = None
   if kind == "no session left":  # an app with nothing of anyone's, and one named twice
     missing = f"{stems[1]}_archive"
     app_names += [missing, first_app]
-  others = lookalikes(rng, user, count=5)
+  others = lookalikes(rng, user, count=4)
+  # A user two levels inside theirs (``ana/old/x``) whose middle folder is nobody's, with
+  # user: files only in the first app (no sessions/ folder): not a folder to tidy up.
+  child = next((o[len(user) + 1:] for o in others if o.startswith(f"{user}/")), "")
+  deep = f"{user}/{rng.choice([c for c in CHILDREN if c != child])}/{rng.choice(CHILDREN)}"
   bystander = rng.choice([n for n in FIRST_NAMES if n not in user.lower() and n not in others])
   # The first call erases a user with nothing in the named apps (it returns 0): a prefix of
   # the bystander's id, with files in an app not named only.
@@ -202,13 +238,17 @@ def generate(rng: random.Random, variant: int) -> dict[str, Any]:
   portfolio(second_app, user, second, (1, 1), 2, 1, rng.random() < 0.5)
   for other in [o for o in others if o.startswith(f"{user}/")]:
     portfolio(second_app, other, [(shared, "live")], (1, 1), 2, 0, False)
+  portfolio(first_app, deep, [], (1, 1), 2, 1, False)
+  portfolio(second_app, deep, [(shared, "live")], (1, 1), 1, 0, False)
+  portfolio(pair_app, user, [(shared, "live")], (1, 1), 2, 1, False)
   # The third named app has nobody but the user: its users/ folder and itself stay.
   solo = (f"s-{secret(rng)[:8]}", "disk" if kind == "no session left"
           else rng.choice(("live", "disk")))
   portfolio(solo_app, user, [solo], (1, 1), 2, 1, False)
   # Apps not named: twins of the first, a plain other one; the user has files in each.
-  for app in twin_apps:
-    portfolio(app, user, [(shared, "live")], (1, 1), 2, int(rng.random() < 0.5), False)
+  for app in twin_apps:  # the normalising matches' twins, fewer versions (the judge's CPU)
+    portfolio(app, user, [(shared, "live")], (1, 1), 1 if app in norm_twins else 2,
+              int(app not in norm_twins and rng.random() < 0.5), False)
   portfolio(other_app, bystander, [(shared, "live")], (1, 1), 1, 1, False)
   portfolio(other_app, ghost, [(shared, "live")], (1, 1), 1, 1, False)
   twin = rng.choice(twin_apps)
@@ -227,11 +267,11 @@ def generate(rng: random.Random, variant: int) -> dict[str, Any]:
           "app_names": app_names, "listed": sorted(set(app_names)), "missing_app": missing,
           "solo_app": solo_app, "twin_apps": twin_apps,
           "apps": sorted({a for a, _ in pairs}, key=len, reverse=True),
-          "others": others + [bystander], "saves": saves.items, "pending": pending,
+          "others": others + [deep, bystander], "saves": saves.items, "pending": pending,
           "deleted_artifacts": deleted, "sessions": sessions, "owners": owners,
           "script": script, "extras": extras,
           "erased_versions": sum(saves.count(a, user) for a in set(app_names))
-          + len(extras["legacy"])}
+          + len(extras["legacy"]) + extras["linked_versions"]}
 
 
 def world_extras(rng: random.Random, world: dict[str, Any]) -> dict[str, Any]:
@@ -243,7 +283,14 @@ def world_extras(rng: random.Random, world: dict[str, Any]) -> dict[str, Any]:
     their own artifact in an app not named, in a version folder a link to another user's
     payload and one whose target is gone;
   - other permission bits on a share of all entries, on the whole linked session, and a
-    writable linked payload (writing through the link would change it)."""
+    writable linked payload (writing through the link would change it);
+  - in the user's ``versions`` folders, what ``list_versions`` does not count and what it
+    does (``linked_versions``): a folder whose name is not a number, a file and a link to a
+    file named with one (to another user's payload), and two links named with one to one of
+    their artifact's own version folders (``list_versions`` counts it; and, the latest, ADK reads
+    the artifact's name from its metadata);
+  - ``hardlinks``: a payload of the user's that is also (the same file) another user's and
+    their own in an app not named, writable: ``act`` makes them one file again in each copy."""
   user, first, solo = world["user"], world["first_app"], world["solo_app"]
   sessions, saves, bystander = world["sessions"], world["saves"], world["bystander"]
   legacy_at = f"{user_base(solo, user)}/sessions/{world['solo'][0]}/artifacts/metadata.json"
@@ -269,10 +316,34 @@ def world_extras(rng: random.Random, world: dict[str, Any]) -> dict[str, Any]:
   links.append([f"{artifact_path(one)}/versions/0/original", payload_path(mate)])
   deleted = next(s for s in world["deleted"] if s["session"])
   links.append([f"{artifact_path(two)}/versions/0/preview", payload_path(deleted)])
+  folders = sorted({artifact_path(s) for s in mine})
+  numbers = [str(n) for n in rng.sample(range(20, 99), 4)]
+  plain = [[f"{rng.choice(folders)}/versions/{rng.choice(NOT_VERSIONS)}/notes.txt", secret(rng)],
+           [f"{rng.choice(folders)}/versions/{numbers[0]}", secret(rng)]]
+  links.append([f"{rng.choice(folders)}/versions/{numbers[1]}", payload_path(mate)])
+  for number in numbers[2:]:  # two: no other miscount (+1 each) makes up for their -2
+    artifact = rng.choice(folders)  # to its own version 0: ADK reads the link's metadata
+    links.append([f"{artifact}/versions/{number}", f"{artifact}/versions/0"])
   links = [link for link in dict.fromkeys(map(tuple, links))]
-  return {"legacy": legacy, "links": [list(link) for link in links],
+  return {"legacy": legacy, "links": [list(link) for link in links], "plain": plain,
+          "linked_versions": 2, "hardlinks": hardlinks(rng, world, firsts, gone, mate),
           "modes": {"seed": rng.getrandbits(32), "share": 0.25,
                     "fixed": [[linked, 0o705, 0o444], [payload_path(mate), 0o775, 0o664]]}}
+
+
+def hardlinks(rng: random.Random, world: dict[str, Any], firsts: dict[str, dict],
+              gone: set[str], mate: dict[str, Any]) -> list[list[str]]:
+  """``[source, target]``: the payload ``target`` (another user's in the first app, the
+  user's own in an app not named) made the same file as ``source``, a payload of the user's
+  in the first app; none empty (writing zeros over it must change the other)."""
+  def payloads_of(test: Callable[[dict], bool]) -> list[str]:
+    return sorted(payload_path(s) for path, s in firsts.items() if path not in gone and test(s)
+                  and not s["payload"].get("tombstone") and s["payload"].get("text", "x"))
+  user, first = world["user"], world["first_app"]
+  source = rng.choice(payloads_of(lambda s: s["app"] == first and s["user"] == user))
+  theirs = payloads_of(lambda s: s["app"] == first and s["user"] not in (user, mate["user"]))
+  own = payloads_of(lambda s: s["app"] in world["twin_apps"] and s["user"] == user)
+  return [[source, rng.choice(theirs)], [source, rng.choice(own)]]
 
 
 def artifact_path(save: dict[str, Any]) -> str:
@@ -323,7 +394,7 @@ async def build(spec: dict[str, Any], folder: Path, resources: Resources) -> dic
   write_extras(folder / ROOT, spec["extras"])
   await play(SqliteSessionService(str(folder / DB_NAME)), spec["script"])
   return {"root": ROOT, "db": DB_NAME, "users": [spec["ghost"], spec["user"]],
-          "apps": spec["app_names"]}
+          "apps": spec["app_names"], "hardlinks": spec["extras"]["hardlinks"]}
 
 
 # --- act and observe -----------------------------------------------------------------------------
@@ -334,6 +405,7 @@ async def act(fn: Callable, world: ActWorld) -> None:
   the folder when it returns (the snapshot) and as the run leaves it, with what each call
   made outside the folders the judge observes (``OutsideWrites``)."""
   root = Path(world.path(world.inputs["root"]))
+  relink(root, world.inputs.get("hardlinks", ()))  # the copy made them two files
   artifacts = FileArtifactService(root)
   sessions = SqliteSessionService(world.path(world.inputs["db"]))
   apps = list(world.inputs["apps"])

@@ -1,4 +1,5 @@
-"""Blocking work in a thread; counts the metadata.json of published versions, removes both trees."""
+"""Blocking work in a thread; counts the metadata.json of published versions (and numbered
+links to folders), removes both trees."""
 
 import asyncio
 import os
@@ -18,6 +19,9 @@ def erase(root, user_id, app_names):
         relative = os.path.relpath(current, top).replace(os.sep, "/")
         if "metadata.json" in files and VERSION.search(relative):
           total += 1
+        if os.path.basename(current) == "versions":  # a numbered link to a folder is one too,
+          total += sum(1 for name in _folders if name.isdigit()  # one os.walk never enters
+                       and os.path.islink(os.path.join(current, name)))
       if os.path.isdir(top):
         shutil.rmtree(top)
   return total
