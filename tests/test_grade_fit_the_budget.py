@@ -22,7 +22,9 @@ from adkcourse.grade.checks._fit_the_budget_support import MAX_SUMMARY, MIN_SUMM
 
 
 def test_every_world_is_within_the_contract():
-  for seed in range(300):
+  # 2,000 worlds: one in about 400 once had a 25-character order no template could write, and
+  # the grader failed to prepare the submission (CI, 2 December).
+  for seed in range(2000):
     spec = ftb.generate(random.Random(seed), seed % 4)
     for chat in spec["chats"]:
       assert 130 <= chat["budget"] <= 600 and 3 <= len(chat["messages"]) <= ftb.TINY_TURNS

@@ -160,12 +160,14 @@ def chat(rng: random.Random, allergen: str, budget: int, lengths: list[tuple[int
          kind: str, summary: int) -> dict[str, Any]:
   """A chat whose turns have exactly ``lengths``: the allergy in turn 1, then orders (short
   ones in a "tiny" chat), and when each turn begins (``timeline``)."""
-  short = kind == "tiny"
   milks = [m for m in text.MILKS if allergen not in m]
   tables = rng.sample(range(2, 1000), len(lengths))
   messages, replies = [], []
   for turn, ((length, reply_length), table) in enumerate(zip(lengths, tables), 1):
-    for _attempt in range(50):
+    for attempt in range(50):
+      # A short length that no ordinary order reaches with the drinks drawn (a long drink's
+      # shortest order is longer) takes the short orders, as a tiny chat does.
+      short = kind == "tiny" or attempt >= 25
       words = {"a": allergen, "t": turn, "table": table, "milk": rng.choice(milks),
                "drink": rng.choice(text.SHORT_DRINKS if short else text.DRINKS),
                "size": rng.choice(text.SIZES), "name": rng.choice(text.NAMES)}
