@@ -16,29 +16,21 @@ Nothing here decides what is right; it is what any exercise on ``FileArtifactSer
 - ``write_extras``, ``duplicate``: what ``FileArtifactService`` never writes but a real folder
   holds (symbolic links, a legacy artifact, permission bits other than the umask's), and copies
   that keep them;
-- ``OutsideWrites``: the files and folders a call made or changed outside the folders the judge
-  observes (a backup under a hard-coded ``/tmp`` path), seen in-process by an audit hook.
+- ``payloads``: the bytes ``OutsideWrites`` (``_outside_writes``) looks for in what a command
+  the call started wrote.
 """
 
 from __future__ import annotations
 
-import bz2
-import gzip
 import hashlib
-import io
 import json
-import lzma
 import os
 import posixpath
 import random
 import shutil
 import stat
-import sys
-import tempfile
-import threading
-import zipfile
 from pathlib import Path, PurePosixPath
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 from google.adk.artifacts import artifact_util
 from google.adk.artifacts.file_artifact_service import FileArtifactService
@@ -361,178 +353,6 @@ async def duplicate(spec: dict, template: Path, inputs: dict, folder: Path,  # n
   them) and, like it, every file's bytes and permission bits."""
   shutil.copytree(template, folder, symlinks=True, dirs_exist_ok=True)
   return dict(inputs)
-
-
-# --- what a call made outside the folders the judge observes ------------------------------------
-
-WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
-SPAWN_EVENTS = ("subprocess.Popen", "os.system", "os.posix_spawn", "os.exec", "os.fork",
-                "os.forkpty", "os.spawn", "pty.spawn")
-MAX_STRAYS = 40
-TEMPORARY = ("/tmp", "/var/tmp")
-_recorders: list["OutsideWrites"] = []
-_busy = threading.local()
-_hooked = False
-
-
-def _audit(event: str, args: tuple) -> None:
-  """The process's audit hook (installed once, idle but while a call is recorded): never
-  raises, never recurses."""
-  if not _recorders or getattr(_busy, "on", False):
-    return
-  _busy.on = True
-  try:
-    _recorders[-1].event(event, args)
-  except Exception:  # noqa: BLE001 - an audit hook that raises breaks the code it watches
-    pass
-  finally:
-    _busy.on = False
-
-
-def _signature(path: str) -> Optional[tuple]:
-  try:
-    info = os.lstat(path)
-  except (OSError, ValueError):
-    return None
-  return (stat.S_IFMT(info.st_mode), info.st_ino, info.st_size, info.st_mtime_ns)
-
-
-class OutsideWrites:
-  """Every file or folder a call makes or changes outside ``allowed`` (the world's folder and
-  the call's temporary and home folders, which the judge observes itself), as ``stray``
-  entries for the world's manifest.
-
-  The students' self-check runs a submission in its own process, with no sandbox whose /tmp
-  the grader keeps: a copy written to a hard-coded ``/tmp/...`` path (or anywhere else) would go
-  unseen. Python raises an audit event for every file it opens for writing, every folder it
-  makes, every rename and link, every SQLite file it connects to: each such path is looked at
-  when the event comes and again when the call has returned. A command the call starts (``cp``,
-  ``tar``) raises no such event for what it writes: then the temporary folders' new entries are
-  searched for the bytes of the files the call was to erase (``needles``, read when the command
-  starts)."""
-
-  def __init__(self, allowed: list[Path], needles: Callable[[], list[bytes]]):
-    self.allowed = [os.path.realpath(p) for p in allowed] + [os.path.abspath(p) for p in allowed]
-    self.needles = needles
-    self.seen: dict[str, Optional[tuple]] = {}
-    self.spawned: Optional[dict[str, dict[str, tuple]]] = None
-    self.found_needles: list[bytes] = []
-    self.temporary = sorted({os.path.realpath(p) for p in TEMPORARY + (tempfile.gettempdir(),)
-                             if os.path.isdir(p)})
-
-  def __enter__(self) -> "OutsideWrites":
-    global _hooked
-    if not _hooked:
-      sys.addaudithook(_audit)
-      _hooked = True
-    _recorders.append(self)
-    return self
-
-  def __exit__(self, *exc: Any) -> None:
-    _recorders.remove(self)
-
-  def _outside(self, path: Any) -> Optional[str]:
-    if isinstance(path, int) or path is None:
-      return None
-    text = os.path.abspath(os.fsdecode(os.fspath(path)))
-    if "__pycache__" in text.split(os.sep):  # the interpreter's own byte code
-      return None
-    if any(text == a or text.startswith(a + os.sep) for a in self.allowed):
-      return None
-    return text
-
-  def _note(self, path: Any) -> None:
-    text = self._outside(path)
-    if text is not None and text not in self.seen and len(self.seen) < 10 * MAX_STRAYS:
-      self.seen[text] = _signature(text)
-
-  def event(self, event: str, args: tuple) -> None:
-    if event == "open" and len(args) >= 3 and isinstance(args[2], int) and args[2] & WRITE_FLAGS:
-      self._note(args[0])
-    elif event in ("os.mkdir", "os.mkfifo", "os.mknod", "os.truncate"):
-      if len(args) < 3 or args[-1] in (None, -1) or event == "os.truncate":  # not by dir_fd
-        self._note(args[0])
-    elif event in ("os.rename", "os.replace", "os.link", "os.symlink"):
-      if args[-1] in (None, -1):
-        self._note(args[1])
-    elif event == "sqlite3.connect" and args and isinstance(args[0], (str, bytes, os.PathLike)):
-      name = os.fsdecode(os.fspath(args[0]))
-      if name and name != ":memory:" and not name.startswith("file:"):
-        self._note(name)
-    elif event in SPAWN_EVENTS and self.spawned is None:
-      self.spawned = {top: self._listing(top) for top in self.temporary}
-      self.found_needles = [n for n in self.needles() if len(n) >= 12]
-
-  def _listing(self, top: str) -> dict[str, tuple]:
-    try:
-      with os.scandir(top) as entries:
-        return {e.name: _signature(e.path) for e in entries}
-    except OSError:
-      return {}
-
-  def strays(self) -> list[list[str]]:
-    """``["stray", path, what]`` for each path made or changed, when the call has returned."""
-    found: dict[str, str] = {}
-    for path, before in self.seen.items():
-      after = _signature(path)
-      if after is not None and (before is None or (  # a folder changes whenever anyone
-          after != before and after[0] == before[0] == stat.S_IFREG)):  # writes in it
-        found[path] = _what(after, "made" if before is None else "changed")
-    if self.spawned is not None:
-      for top, before in self.spawned.items():
-        for name, after in self._listing(top).items():
-          path = os.path.join(top, name)
-          if before.get(name) != after and self._outside(path) and self._holds_needles(path):
-            found.setdefault(path, "holds bytes of the files it erased (written by a command "
-                                   "it started)")
-    return [["stray", path, what] for path, what in sorted(found.items())[:MAX_STRAYS]]
-
-  def _holds_needles(self, path: str, budget: int = 2000) -> bool:
-    if not self.found_needles:
-      return False
-    for current, folders, files in ([(os.path.dirname(path), [], [os.path.basename(path)])]
-                                    if not os.path.isdir(path) or os.path.islink(path)
-                                    else os.walk(path)):
-      for name in files:
-        budget -= 1
-        if budget < 0:
-          return False
-        if holds(os.path.join(current, name), self.found_needles):
-          return True
-    return False
-
-
-def _what(signature: tuple, how: str) -> str:
-  kind = {stat.S_IFDIR: "folder", stat.S_IFLNK: "link", stat.S_IFREG: "file"}.get(
-      signature[0], "entry")
-  size = f" ({signature[2]:,} bytes)" if kind == "file" else ""
-  return f"a {kind}{size} {how} by the call outside the world's folders"
-
-
-def holds(path: str, needles: list[bytes], cap: int = 16 * 1024 * 1024) -> bool:
-  """Does the regular file at ``path`` hold one of ``needles``, as it is or once unpacked (a
-  zip, gzip, bz2 or xz archive: a tar inside holds its files as they are)?"""
-  try:
-    if not stat.S_ISREG(os.lstat(path).st_mode):
-      return False
-    with open(path, "rb") as stream:
-      data = stream.read(cap)
-  except OSError:
-    return False
-  blobs = [data]
-  try:
-    if data[:4] == b"PK\x03\x04":
-      with zipfile.ZipFile(io.BytesIO(data)) as archive:
-        blobs += [archive.read(info)[:cap] for info in archive.infolist()[:500]]
-    elif data[:2] == b"\x1f\x8b":
-      blobs.append(gzip.GzipFile(fileobj=io.BytesIO(data)).read(cap))
-    elif data[:3] == b"BZh":
-      blobs.append(bz2.BZ2File(io.BytesIO(data)).read(cap))
-    elif data[:6] == b"\xfd7zXZ\x00":
-      blobs.append(lzma.LZMAFile(io.BytesIO(data)).read(cap))
-  except Exception:  # noqa: BLE001 - a broken archive holds what it holds as it is
-    pass
-  return any(needle in blob for blob in blobs for needle in needles)
 
 
 def payloads(bases: list[Path], per_file: int = 48) -> list[bytes]:

@@ -15,8 +15,6 @@ as SQLite reads them, and every property of every entry, not only bytes.
   extended attributes (``os.listxattr``): a copy kept in ``user.backup`` of the database file
   has no bytes in any file. ``act`` takes it in the process that ran the call (a sandbox
   returns the files' bytes only) and writes it beside the world's folder (``record``).
-- ``CallWrites``: ``OutsideWrites`` (the audit hook of ``erase_user_artifacts``' judge) plus the
-  extended attributes a call sets anywhere outside the folders the judge observes.
 """
 
 from __future__ import annotations
@@ -30,7 +28,6 @@ import sys
 from pathlib import Path
 from typing import Any, Optional
 
-from ._erase_user_artifacts_support import OutsideWrites
 
 Observation = dict
 CENSUS_SUFFIX = "-census.json"  # beside ``world-N``: skipped by ``stray_files`` (its prefix)
@@ -270,30 +267,6 @@ def as_observation(entries: Any, prefix: tuple, skip: tuple[str, ...] = ()) -> O
 
 
 # --- what a call writes outside the observed folders ----------------------------------------
-
-class CallWrites(OutsideWrites):
-  """``OutsideWrites``, and every extended attribute set or removed outside the observed
-  folders (``os.setxattr`` raises an audit event; the entry's bytes and times do not change)."""
-
-  def __init__(self, allowed: list[Path], needles: Any):
-    super().__init__(allowed, needles)
-    self.attributes: dict[str, str] = {}
-
-  def event(self, event: str, args: tuple) -> None:
-    if event in ("os.setxattr", "os.removexattr") and args:
-      path = self._outside(args[0])
-      if path is not None and len(self.attributes) < 40:
-        self.attributes.setdefault(path, f"an extended attribute ({args[1]!s:.40}) "
-                                         "set by the call outside the world's folders")
-      return
-    super().event(event, args)
-
-  def strays(self) -> list[list[str]]:
-    found = {path: what for _, path, what in super().strays()}
-    for path, what in self.attributes.items():
-      found.setdefault(path, what)
-    return [["stray", path, what] for path, what in sorted(found.items())]
-
 
 def header_needles(db_path: str) -> list[bytes]:
   """The first 100 bytes of the database (its header, with its change counter): what a copy

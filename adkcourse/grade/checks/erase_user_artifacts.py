@@ -45,7 +45,7 @@ Observed: every entry of the world's folder, at return time and as the run left 
 size, hash and permission bits, folders by their bits, links by their targets; described by
 ``act`` in one file, see ``_support.pack``: the sandbox returns too few files, too shallow, for
 ADK's layout), every row and the format of the session file, files left anywhere else in the
-work folder, what each call made outside the folders observed (``_support.OutsideWrites``: the
+work folder, what each call made outside the folders observed (``_outside_writes.OutsideWrites``: the
 self-check has no sandbox whose /tmp is kept), and what each call returned.
 """
 
@@ -63,11 +63,12 @@ from google.adk.sessions.sqlite_session_service import SqliteSessionService
 from google.genai import types
 
 from ._engine import ABSENT, RETURNED, Check, Exercise, Open, Resources, View, same
-from ._erase_user_artifacts_support import (FILE_NAMES, MANIFEST, OutsideWrites, Saves,
+from ._erase_user_artifacts_support import (FILE_NAMES, MANIFEST, Saves,
                                             as_observation, duplicate, owner, pack, payloads,
                                             read_manifest, relink, scan, scope_of, session_of,
                                             stored_name, user_base, valid_id, write_extras,
                                             write_root)
+from ._outside_writes import OutsideWrites
 from ._harness import ActWorld
 from ._observe import describe_key, quote, read_sqlite, stray_files
 from ._world import (FIRST_NAMES, NICKNAMES, SHARED_SESSION_IDS, Clock, awkward_user_id,

@@ -25,7 +25,7 @@ compressed one holds none), so what a name alone would excuse is judged too
 (an empty -journal or -wal, a -shm that is exactly the WAL index of that empty log), no byte of
 the main file that SQLite does not read (past its pages, in its free list), the extended
 attributes of every entry, the empty folders a copy of bytes loses, and what the call wrote or
-tagged outside the folders it was given (``CallWrites``, in the process that ran it).
+tagged outside the folders it was given (``OutsideWrites``, in the process that ran it).
 """
 
 from __future__ import annotations
@@ -41,7 +41,8 @@ from google.adk.sessions.sqlite_session_service import SqliteSessionService
 
 from ._engine import Check, Exercise, Open, Resources, View
 from ._harness import ActWorld
-from ._forget_user_support import (GROWTH, CallWrites, as_observation, census, header_needles,
+from ._outside_writes import OutsideWrites
+from ._forget_user_support import (GROWTH, as_observation, census, header_needles,
                                    read_record, record, sidecar_problems)
 from ._observe import folder_files, read_sqlite, stray_files, quote
 from ._world import (APP_STEMS, FIRST_NAMES, ID_KINDS, NICKNAMES, SHARED_SESSION_IDS, Clock,
@@ -191,7 +192,7 @@ async def act(fn: Callable, world: ActWorld) -> None:
   Beside the snapshot (the files' bytes), what a copy of bytes loses is recorded here, in the
   process that ran the call (``_support.record``): every entry of the world's folder and of
   the call's temporary and home folders with its extended attributes, at return time and as
-  the run leaves them, and what the call wrote outside them (``CallWrites``: a backup under a
+  the run leaves them, and what the call wrote outside them (``OutsideWrites``: a backup under a
   hard-coded ``/tmp`` path is seen in the students' own process too, where no sandbox keeps
   its /tmp)."""
   db_path = world.path(world.inputs["db"])
@@ -202,7 +203,7 @@ async def act(fn: Callable, world: ActWorld) -> None:
     tutor = sqlite3.connect(db_path)  # the running tutor's connection
     try:
       tutor.execute("SELECT count(*) FROM sessions").fetchall()
-      with CallWrites([world.folder, elsewhere], lambda: header_needles(db_path)) as writes:
+      with OutsideWrites([world.folder, elsewhere], lambda: header_needles(db_path)) as writes:
         await world.call(fn, service, db_path, world.inputs["app"], world.inputs["user"])
       world.snapshot()
       record(world.folder, "at_return", {"world": census(world.folder),

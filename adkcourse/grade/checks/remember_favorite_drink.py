@@ -33,7 +33,7 @@ Observed after the last turn: every row of every table (each state key; each eve
 field, the function_response the model read and the state_delta included), the schema and
 format, the files of the folder and any file left in the work folder, the
 temporary and home folders of the calls (``stray_files``), and any file a call made or changed
-anywhere else (``OutsideWrites``, reused from erase_user_artifacts: in the students' own process
+anywhere else (``OutsideWrites``, shared with the other exercises: in the students' own process
 a hard-coded ``/tmp`` path is seen too); the Runner's ids and clock readings replaced by what
 they stand for, an action flag set to False as unset
 (``_remember_favorite_drink_support.runner_stable``). A value in a state column is the drink as
@@ -55,8 +55,7 @@ from google.adk.sessions.sqlite_session_service import SqliteSessionService
 from google.adk.tools import ToolContext
 
 from ._engine import ABSENT, Check, Exercise, Resources, View, same
-from . import _erase_user_artifacts_support as _erase_support
-from ._erase_user_artifacts_support import OutsideWrites
+from ._outside_writes import OutsideWrites
 from ._harness import ActWorld, quiet_adk
 from ._observe import folder_files, read_sqlite, stray_files, quote
 from ._remember_favorite_drink_support import (DeclaredTool, awkward_drinks, describe_store_key,
@@ -72,17 +71,6 @@ MAX_OUTSIDE = 40  # entries of it read back
 BATCH = (38, 100)
 
 
-class _Writes(OutsideWrites):
-  """``OutsideWrites``, its audit events sorted out first: a Runner's turn raises hundreds
-  of others (``builtins.id``, ``object.__getattr__``...), each looked at while a turn runs."""
-
-  WATCHED = frozenset(("open", "os.mkdir", "os.mkfifo", "os.mknod", "os.truncate", "os.rename",
-                       "os.replace", "os.link", "os.symlink", "sqlite3.connect",
-                       *_erase_support.SPAWN_EVENTS))
-
-  def event(self, event: str, args: tuple) -> None:
-    if event in self.WATCHED:
-      super().event(event, args)
 INSTRUCTION = "You are a cafe concierge. Save the drink a customer names with the tool."
 FAV, LAST, STAYS, OTHERS, CONFIRM = ("favorite_follows_the_customer", "last_drink_in_each_session",
                                      "last_drink_stays_in_its_session",
@@ -319,7 +307,7 @@ async def act(fn: Callable, world: ActWorld) -> None:
   with quiet_adk():
     for user, session, text, named[0] in world.inputs["turns"]:
       drinks = [d.encode("utf-8", "replace") for d in named[0] or ()]
-      with _Writes(allowed, lambda drinks=drinks: drinks) as outside:
+      with OutsideWrites(allowed, lambda drinks=drinks: drinks) as outside:
         await world.call(say, runner, user, session, text, label=TOOL, is_async=None)
       for stray in outside.strays():
         strays.setdefault(stray[1], stray)
