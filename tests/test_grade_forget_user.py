@@ -81,11 +81,12 @@ async def test_the_users_markers_are_in_the_file_before_anything_runs(tmp_path):
 
 
 async def test_inputs_hold_nothing_the_submission_could_use_as_an_answer(tmp_path):
-  """What the sandbox reads: the file's name, the app and the user. No marker, no row, no
-  list of what must be left."""
+  """What the sandbox reads: the file's name, the app, the user and the file's length in pages
+  before the call (what the trusted census needs). No marker, no row, no list of what must be
+  left."""
   spec = spec_for(5)
   inputs = await build(spec, tmp_path, Resources())
-  assert set(inputs) == {"db", "app", "user"}
+  assert set(inputs) == {"db", "app", "user", "pages"} and type(inputs["pages"]) is int
   text = json.dumps(inputs)
   assert not any(mark in text for mark in spec["marks"])
   assert not any(other in text for other in spec["others"] if other not in spec["user"])

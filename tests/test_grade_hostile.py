@@ -45,6 +45,7 @@ EXPECTED = {
     "time_magic": FULL, "continuation": FULL, "nested_defs": FULL, "interrupted": 0,
     "UPPER": FULL, ".hidden": FULL, "nbformat3": 0, "help_line": FULL, "module_level": FULL,
     "generated_column": 0, "keyring": FULL, "sockets": FULL,
+    "forge_census": FULL - 3,  # no_trace_left: the folder it kept, which the seal sees
 }
 # Students whose grade is only bounded: what a forger keeps depends on the world.
 AT_MOST = {"forge_snapshot": 5}  # the untouched checks; never the user state or the bytes
@@ -286,6 +287,22 @@ def test_a_forged_report_on_the_result_pipe_earns_nothing(isolation_available):
   assert scores == {"victim": full, "forger": 0, "forge_dump": 0}, scores
   for name in ("forger", "forge_dump"):
     assert any("tampered with" in note for note in graded[name].report.notes), name
+
+
+def test_a_forged_description_of_the_world_is_not_what_is_judged(isolation_available):
+  """What a sandbox's files cannot carry back (erase_user_artifacts' tree, twelve levels deep;
+  forget_user's empty folders and extended attributes) is described after the run by the
+  supervisor (``Exercise.seal``), never by code in the submission's process: the forger in
+  tests/hostile/erase_user_artifacts/ wipes every user and patches the in-process description
+  to show the right answer's tree, and loses what it wiped (it kept 13 of 13 when the
+  description was written in its own process). The victim beside it keeps full marks."""
+  graded = _grade_folder(HOSTILE / "erase_user_artifacts", "erase_user_artifacts")
+  full = get_exercise("erase_user_artifacts").max_score
+  scores = {name: g.report.score for name, g in graded.items()}
+  assert scores["victim"] == full, (scores, graded["victim"].report.notes)
+  earned = {r.check: r.earned for r in graded["forge_manifest"].report.results}
+  assert earned["other_users_untouched"] == 0, (earned, graded["forge_manifest"].report.notes)
+  assert scores["forge_manifest"] <= full - 2, scores
 
 
 def test_a_judge_that_stops_answering_is_replaced(tmp_path, isolation_available):

@@ -18,7 +18,10 @@ It supervises one submission:
 4. waits for the child until its CPU time or its wall-clock time is spent (then kills it),
    then kills every process the submission started (its descendants: this process is their
    subreaper, so a double fork does not hide one), so that the files are no longer changing;
-5. writes its report to the result pipe (``$GRADE_RESULT_FD``): one JSON line (what the
+5. seals each world (``Exercise.seal``, the exercise's trusted record of what its files alone
+   do not carry back: a deep tree described, extended attributes), here and not in the
+   child, because no code of the submission is left to forge it;
+6. writes its report to the result pipe (``$GRADE_RESULT_FD``): one JSON line (what the
    extraction found, the worlds' reports, how the child ended, the files) then the bytes of
    each file.
 
@@ -488,7 +491,7 @@ def read_messages(data: bytes, worlds: int) -> dict[str, Any]:
 
 
 def supervise(request: dict, result_fd: int) -> dict:
-  """Steps 2 to 4; returns the report's JSON line (without the files)."""
+  """Steps 2 to 5; returns the report's JSON line (without the files)."""
   workdir = Path(request["workdir"])
   if request["input"]:  # without a sandbox the work folder already holds the data
     copy_input(Path(request["input"]), workdir)
@@ -568,7 +571,28 @@ def supervise(request: dict, result_fd: int) -> dict:
                      signal.Signals._value2member_map_ else None,
                      "timed_out": stopped is not None, "stopped": stopped,
                      "seconds": seconds, "killed_after": killed}
+  header["seal_errors"] = seal_worlds(exercise, request)
   return header
+
+
+def seal_worlds(exercise: Any, request: dict) -> list[str]:
+  """``exercise.seal`` on every world, now that nothing the submission started is running
+  (this process imported the exercise before the fork: the child's changes to it are not
+  here). A seal that fails leaves no record, which the judge reads as a world it cannot
+  observe; what failed, for the notes."""
+  if getattr(exercise, "seal", None) is None:
+    return []
+  workdir = Path(request["workdir"])
+  elsewhere_root = Path("/tmp") if request["input"] else workdir  # as ``child`` sets it
+  errors = []
+  for world in request["worlds"]:
+    index = int(world["index"])
+    try:
+      exercise.seal(workdir / f"world-{index}", elsewhere_root / f"elsewhere-{index}",
+                    world["inputs"])
+    except Exception as error:  # noqa: BLE001 - whatever the run left may be anything
+      errors.append(f"world {index + 1}: {type(error).__name__}: {_safe_str(error)}"[:500])
+  return errors
 
 
 def own_cpu(pid: int) -> float:

@@ -673,6 +673,8 @@ class Grader:
       child_notes = _child_notes(header, exercise.name, self.time_limit, self.memory_mb,
                                  run.memory_exceeded)
       file_notes = _texts(header.get("file_notes"), 10) or []
+      file_notes += [f"the record of a world could not be made ({note})"
+                     for note in _texts(header.get("seal_errors"), 5) or []]
       file_notes += restore_files(workdir, files)
       try:
         answer = judge.call({"op": "observe", "workdir": str(workdir),

@@ -13,6 +13,12 @@ wrong solutions nobody thought of. So an exercise declares four things instead o
   nothing more: the submission reads it, so it holds no expected answer;
 - ``act(fn, world)``: what the function is called with, through ``world.call`` (see
   ``_harness``), and when the world's snapshot is taken;
+- optionally ``seal(folder, elsewhere, inputs)``: what must be recorded of a world once its
+  run is over that its files alone do not carry back (a tree too deep for the sandbox's
+  caps, extended attributes, empty folders). It is trusted code, run where no code of the run
+  is left to forge it: by the sandbox's supervisor after the submission's processes are
+  killed, by the judge after the reference's ``act``. ``act`` runs in the submission's own
+  process, so nothing it records of the final state can be believed;
 - ``observe(spec, folder, inputs, view) -> Observation``: the whole world as it is now, as a
   flat mapping from keys (tuples of strings and numbers) to JSON values: every row of every
   table, every file, every key of every state, the privilege catalogue... ``view`` says
@@ -151,6 +157,8 @@ class Exercise:
   # ``act`` itself changes the world (a Runner stores the conversation, a connection held open
   # makes a -wal file), so that doing nothing is never mistaken for acting.
   null_run: bool = False
+  # (folder, elsewhere, inputs): the trusted record of the world as its run left it (above)
+  seal: Optional[Callable[[Path, Path, dict], None]] = None
 
   def __post_init__(self) -> None:
     if self.duplicate is None:
@@ -551,6 +559,7 @@ async def _reference_run(exercise: Exercise, reference: Callable, spec: dict, te
     world = ActWorld(index, ref_folder, ref_inputs, ref_snapshot, budget=None,
                      is_async=exercise.is_async, channels=_local_channels(servers))
     await exercise.act(reference, world)
+    seal_world(exercise, world)
     reference_view = await _observe_run(exercise, spec, ref_folder, ref_inputs, "reference",
                                         ref_snapshot if world.snapshotted else None)
     reference_view.update(_server_observations(servers))
@@ -585,6 +594,7 @@ async def _null_run(exercise: Exercise, spec: dict, template: Path, template_inp
     world = ActWorld(index, folder, inputs, snapshot, budget=None, is_async=exercise.is_async,
                      channels=_local_channels(servers))
     await exercise.act(fn, world)
+    seal_world(exercise, world)
     observed = await _observe_run(exercise, spec, folder, inputs, "null",
                                   snapshot if world.snapshotted else None)
     observed.update(_server_observations(servers))
@@ -594,6 +604,12 @@ async def _null_run(exercise: Exercise, spec: dict, template: Path, template_inp
     if exercise.teardown is not None:
       await exercise.teardown(spec, inputs, resources)
     shutil.rmtree(where, ignore_errors=True)
+
+
+def seal_world(exercise: Exercise, world: ActWorld) -> None:
+  """``exercise.seal`` on ``world`` once its run is over (where the judge ran it itself)."""
+  if exercise.seal is not None:
+    exercise.seal(world.folder, world.elsewhere_folder, world.inputs)
 
 
 AFTER = "after"  # the first element of the keys of a world as its run finally left it
@@ -728,6 +744,7 @@ async def run_trial(exercise: Exercise, fn: Callable, workdir: Path, resources: 
       acting = ActWorld(world.index, world.folder, world.inputs, world.snapshot_dir, budget,
                         is_async=exercise.is_async, channels=_local_channels(world.servers))
       await exercise.act(fn, acting)
+      seal_world(exercise, acting)  # the self-check: one process, the student's own
       reports.append(json.loads(json.dumps(acting.report())))
     results = [await observe_world(exercise, world, report)
                for world, report in zip(prepared, reports)]

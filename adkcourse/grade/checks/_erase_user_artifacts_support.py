@@ -233,8 +233,9 @@ def pack(folder: Path, entries: list[list[str]], keep: tuple[str, ...]) -> None:
 
   The grader returns a sandbox's files only down to a few levels and a few hundred in all;
   ADK's layout nests a version's file twelve levels deep, and a world holds hundreds. So the
-  world's tree travels back described (what it held, as ``scan`` saw it) in one file, written
-  by ``act`` in the sandbox like the snapshot is."""
+  world's tree travels back described (what it held, as ``scan`` saw it) in one file: at
+  return time by ``act`` (in the snapshot), as the run left it by ``seal`` (trusted).
+  ``MANIFEST`` itself is removed first (a link there is not followed)."""
   for entry in os.scandir(folder):
     if entry.name in keep:
       continue
@@ -247,6 +248,42 @@ def pack(folder: Path, entries: list[list[str]], keep: tuple[str, ...]) -> None:
         pass
   (folder / MANIFEST).write_text(json.dumps(entries, ensure_ascii=False), encoding="utf-8",
                                  errors="surrogatepass")
+
+
+STRAYS_SUFFIX = "-strays.json"  # beside ``world-N``: skipped by ``stray_files`` (its prefix)
+
+
+def write_strays(folder: Path, strays: list[list[str]]) -> None:
+  """What ``act`` saw the calls write outside the observed folders, for ``seal``."""
+  (folder.parent / f"{folder.name}{STRAYS_SUFFIX}").write_text(
+      json.dumps(strays, ensure_ascii=False), encoding="utf-8", errors="surrogatepass")
+
+
+def read_strays(folder: Path) -> list[list[str]]:
+  """What ``write_strays`` wrote (gone once read: it is no entry of the world), every entry
+  checked. Written where the submission ran, so it may be missing or forged: it only adds
+  entries, and a missing one loses only what the audit saw (the folders themselves are
+  described by ``seal``)."""
+  path = folder.parent / f"{folder.name}{STRAYS_SUFFIX}"
+  try:
+    handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    with os.fdopen(handle, "rb") as stream:
+      data = stream.read(MANIFEST_CAP + 1)
+    entries = json.loads(data.decode("utf-8", "surrogatepass"))
+  except (OSError, ValueError, RecursionError):
+    entries = []
+  try:
+    if path.is_dir() and not path.is_symlink():
+      shutil.rmtree(path, ignore_errors=True)
+    else:
+      path.unlink()
+  except OSError:
+    pass
+  if not isinstance(entries, list):
+    return []
+  return [entry for entry in entries[:1000]
+          if isinstance(entry, list) and len(entry) == 3 and entry[0] == "stray"
+          and all(type(part) is str and len(part) <= 4096 for part in entry)]
 
 
 def as_observation(entries: list[list[str]]) -> Observation:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import stat
 import struct
 import sys
@@ -30,6 +31,7 @@ from typing import Any, Optional
 
 
 Observation = dict
+RECORD_CAP = 64 * 1024 * 1024  # bytes of a record read back
 CENSUS_SUFFIX = "-census.json"  # beside ``world-N``: skipped by ``stray_files`` (its prefix)
 MAX_ENTRIES = 2_000  # entries of one folder described
 MAX_ATTRIBUTES = 50  # extended attributes of one entry described
@@ -227,22 +229,27 @@ def census_path(folder: Path) -> Path:
 
 
 def record(folder: Path, stage: str, value: Any) -> None:
-  """Add ``stage -> value`` to the record beside ``folder``."""
+  """Add ``stage -> value`` to the record beside ``folder`` (what is there and is not a
+  record, a link or a folder in its place, is replaced)."""
   path = census_path(folder)
+  held = read_record(folder) or {}
   try:
-    held = json.loads(path.read_text(encoding="utf-8"))
-  except (OSError, ValueError):
-    held = {}
-  if not isinstance(held, dict):
-    held = {}
+    if path.is_dir() and not path.is_symlink():
+      shutil.rmtree(path, ignore_errors=True)
+    else:
+      path.unlink()
+  except OSError:
+    pass
   held[stage] = value
   path.write_text(json.dumps(held), encoding="utf-8")
 
 
 def read_record(folder: Path) -> Optional[dict]:
   try:
-    held = json.loads(census_path(folder).read_text(encoding="utf-8"))
-  except (OSError, ValueError):
+    handle = os.open(census_path(folder), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    with os.fdopen(handle, "rb") as stream:
+      held = json.loads(stream.read(RECORD_CAP + 1).decode("utf-8"))
+  except (OSError, ValueError, RecursionError):
     return None
   return held if isinstance(held, dict) else None
 

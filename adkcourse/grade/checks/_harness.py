@@ -371,16 +371,21 @@ def elsewhere(folder: Path) -> Iterator[None]:
       else:
         os.environ[name] = value
 
-def snapshot_folder(folder: Path, into: Path, cap: int = SNAPSHOT_CAP) -> list[str]:
-  """Copy every regular file under ``folder`` into ``into`` (same relative paths, links and
-  devices left out); notes on what was left out. Read while the world's other connections are
-  still open: what SQLite has not yet folded back into the file is in the copy too."""
+def snapshot_folder(folder: Path, into: Path, cap: int = SNAPSHOT_CAP,
+                    only: Optional[tuple[str, ...]] = None) -> list[str]:
+  """Copy every regular file under ``folder`` (under its top-level names in ``only``, when
+  given) into ``into`` (same relative paths, links and devices left out); notes on what was
+  left out. Read while the world's other connections are still open: what SQLite has not yet
+  folded back into the file is in the copy too."""
   notes: list[str] = []
   total = 0
   if into.exists():
     shutil.rmtree(into)
   into.mkdir(parents=True)
   for root, dirs, files in os.walk(folder):
+    if only is not None and Path(root) == folder:
+      dirs[:] = [name for name in dirs if name in only]
+      files = [name for name in files if name in only]
     dirs.sort()
     for name in sorted(files):
       source = Path(root) / name
@@ -427,22 +432,29 @@ class ActWorld:
   def path(self, relative: str) -> str:
     return str(self.folder / relative)
 
+  @property
+  def elsewhere_folder(self) -> Path:
+    """Where each call's temporary and home folders are made (``elsewhere``)."""
+    root = self.elsewhere_root if self.elsewhere_root is not None else self.folder.parent
+    return root / f"elsewhere-{self.index}"
+
   async def call(self, fn: Callable, *args: Any, label: Optional[str] = None,
                  is_async: Any = "contract", **kwargs: Any) -> Any:
     """Call ``fn`` under the budget; record its outcome; return its result (None if it
     did not return). ``is_async``: the contract to check (default: the exercise's)."""
     name = label or getattr(fn, "__name__", "the function")
     contract = self.is_async if is_async == "contract" else is_async
-    root = self.elsewhere_root if self.elsewhere_root is not None else self.folder.parent
-    with elsewhere(root / f"elsewhere-{self.index}"):
+    with elsewhere(self.elsewhere_folder):
       result, outcome = await call_limited(fn, *args, label=name, is_async=contract,
                                            budget=self.budget, **kwargs)
     self.outcomes.append(outcome.to_dict())
     return result
 
-  def snapshot(self) -> None:
-    """The world's folder as it is now (call it right after the function returned)."""
-    self.snapshot_notes += snapshot_folder(self.folder, self.snapshot_dir)
+  def snapshot(self, only: Optional[tuple[str, ...]] = None) -> None:
+    """The world's folder as it is now (call it right after the function returned); ``only``:
+    just these top-level names (what ``act`` describes instead of copying needs no copy)."""
+    self.snapshot_notes += (snapshot_folder(self.folder, self.snapshot_dir) if only is None
+                            else snapshot_folder(self.folder, self.snapshot_dir, only=only))
     self.snapshotted = True
 
   def report(self) -> dict[str, Any]:

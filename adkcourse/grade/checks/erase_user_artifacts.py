@@ -65,7 +65,8 @@ from google.genai import types
 from ._engine import ABSENT, RETURNED, Check, Exercise, Open, Resources, View, same
 from ._erase_user_artifacts_support import (FILE_NAMES, MANIFEST, Saves,
                                             as_observation, duplicate, owner, pack, payloads,
-                                            read_manifest, relink, scan, scope_of, session_of,
+                                            read_manifest, read_strays, relink, scan,
+                                            scope_of, session_of, write_strays,
                                             stored_name, user_base, valid_id, write_extras,
                                             write_root)
 from ._outside_writes import OutsideWrites
@@ -403,15 +404,15 @@ async def build(spec: dict[str, Any], folder: Path, resources: Resources) -> dic
 async def act(fn: Callable, world: ActWorld) -> None:
   """Call ``fn(artifact_service, session_service, user_id, app_names)`` on the world's
   services, for a user with nothing there first (it returns 0), then for the user; describe
-  the folder when it returns (the snapshot) and as the run leaves it, with what each call
-  made outside the folders the judge observes (``OutsideWrites``)."""
+  the folder when it returns (the snapshot: the session file and a manifest of the tree), with
+  what each call made outside the folders the judge observes (``OutsideWrites``). The tree as
+  the run leaves it is described by ``seal``, where the submission cannot forge it."""
   root = Path(world.path(world.inputs["root"]))
   relink(root, world.inputs.get("hardlinks", ()))  # the copy made them two files
   artifacts = FileArtifactService(root)
   sessions = SqliteSessionService(world.path(world.inputs["db"]))
   apps = list(world.inputs["apps"])
-  observed = [world.folder, (world.elsewhere_root or world.folder.parent)
-              / f"elsewhere-{world.index}"]  # the call's temporary and home folders
+  observed = [world.folder, world.elsewhere_folder]  # the call's temporary and home folders
   strays: dict[str, list[str]] = {}  # path -> entry: the first call that made it says so
   for user in world.inputs["users"]:
     bases = [root / "apps" / app / "users" / user for app in apps]
@@ -420,18 +421,28 @@ async def act(fn: Callable, world: ActWorld) -> None:
     for stray in outside.strays():
       strays.setdefault(stray[1], stray)
   at_return = scan(world.folder, KEEP) + list(strays.values())
-  # first: the snapshot copies no tree
-  pack(world.folder, scan(world.folder, KEEP) + list(strays.values()), KEEP)
-  world.snapshot()  # the session file as it was at return time, and a manifest to replace
+  world.snapshot(only=KEEP)  # the session file as it was at return time; the tree described
   pack(world.snapshot_dir, at_return, KEEP)
+  write_strays(world.folder, list(strays.values()))
+
+
+def seal(folder: Path, elsewhere: Path, inputs: dict[str, Any]) -> None:  # noqa: ARG001
+  """The world's tree as the run left it, described in ``MANIFEST`` (the sandbox returns a
+  few levels of files; ADK nests a version twelve deep), with what ``act`` saw written
+  outside (``read_strays``: untrusted, it can only add entries)."""
+  pack(folder, scan(folder, KEEP) + read_strays(folder), KEEP)
 
 
 async def observe(spec: dict[str, Any], folder: Path, inputs: dict[str, Any], view: View
                   ) -> dict:
   where = view.snapshot or folder
   manifest = where / MANIFEST
-  observed = (read_manifest(manifest) if manifest.is_file() and view.kind != "pristine"
-              else as_observation(scan(where, KEEP)))
+  if view.kind == "pristine":
+    observed = as_observation(scan(where, KEEP))
+  elif manifest.is_file() and not manifest.is_symlink():
+    observed = read_manifest(manifest)
+  else:
+    observed = {("unreadable",): "the description of the world's folder is missing"}
   observed.update(read_sqlite(where / DB_NAME, ("db",), trusted=view.kind == "pristine"))
   if view.kind != "pristine":
     observed.update(stray_files(folder.parent, ("elsewhere",)))
@@ -660,4 +671,5 @@ EXERCISE = Exercise(
     describe_key=describe,
     label=label,
     outcome_check="count_returned",
+    seal=seal,
 )

@@ -180,7 +180,8 @@ async def build(spec: dict[str, Any], folder: Path, resources: Resources) -> dic
                          (spec["app"], spec["user"]))
       connection.commit()
     connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
-  return {"db": DB_NAME, "app": spec["app"], "user": spec["user"]}
+  return {"db": DB_NAME, "app": spec["app"], "user": spec["user"],
+          "pages": file_pages(db_path)}
 
 
 # --- act -----------------------------------------------------------------------------------------
@@ -189,15 +190,15 @@ async def act(fn: Callable, world: ActWorld) -> None:
   """Call ``fn(service, db_path, app_name, user_id)`` while the tutor still holds its own
   connection to the file; take the snapshot when it returns, before anything is closed.
 
-  Beside the snapshot (the files' bytes), what a copy of bytes loses is recorded here, in the
-  process that ran the call (``_support.record``): every entry of the world's folder and of
-  the call's temporary and home folders with its extended attributes, at return time and as
-  the run leaves them, and what the call wrote outside them (``OutsideWrites``: a backup under a
-  hard-coded ``/tmp`` path is seen in the students' own process too, where no sandbox keeps
-  its /tmp)."""
+  Beside the snapshot (the files' bytes), what a copy of bytes loses is recorded at return
+  time, in the process that ran the call (``_support.record``): every entry of the world's
+  folder and of the call's temporary and home folders with its extended attributes, and what
+  the call wrote outside them (``OutsideWrites``: a backup under a hard-coded ``/tmp`` path is
+  seen in the students' own process too, where no sandbox keeps its /tmp). The same census
+  of the world as the run leaves it is taken by ``seal``, where the submission cannot forge
+  it."""
   db_path = world.path(world.inputs["db"])
-  elsewhere = (world.elsewhere_root or world.folder.parent) / f"elsewhere-{world.index}"
-  pages = file_pages(Path(db_path))
+  elsewhere = world.elsewhere_folder
   with sqlite_secure_delete_off():
     service = SqliteSessionService(db_path)
     tutor = sqlite3.connect(db_path)  # the running tutor's connection
@@ -208,7 +209,8 @@ async def act(fn: Callable, world: ActWorld) -> None:
       world.snapshot()
       record(world.folder, "at_return", {"world": census(world.folder),
                                          "elsewhere": census(elsewhere),
-                                         "strays": writes.strays(), "pages": pages})
+                                         "strays": writes.strays(),
+                                         "pages": world.inputs["pages"]})
     finally:
       tutor.close()
       # A sqlite3 connection is in a reference cycle with its own statement cache: the one
@@ -217,8 +219,13 @@ async def act(fn: Callable, world: ActWorld) -> None:
       # folds a -wal file back and removes it).
       del service
       gc.collect()
-      record(world.folder, "final", {"world": census(world.folder),
-                                     "elsewhere": census(elsewhere), "pages": pages})
+
+
+def seal(folder: Path, elsewhere: Path, inputs: dict[str, Any]) -> None:
+  """The census of the world and of the calls' temporary and home folders as the run left
+  them (trusted: see ``Exercise.seal``)."""
+  record(folder, "final", {"world": census(folder), "elsewhere": census(elsewhere),
+                           "pages": int(inputs["pages"])})
 
 
 def file_pages(path: Path) -> int:
@@ -397,4 +404,5 @@ EXERCISE = Exercise(
     null_run=True,  # the tutor's open connection alone makes a -wal and a -shm file
     describe_key=describe,
     label=label,
+    seal=seal,
 )
