@@ -695,3 +695,13 @@ def test_generate_draws_each_timeline_again_in_the_language(tmp_path, monkeypatc
                                         notebooks_dir=notebooks, root=root) == []
     assert not lesson_tr.generate(lang, "01_tiny", render=render_quiz, notebooks_dir=notebooks,
                                   root=root)
+
+
+def test_status_diff_keeps_a_changed_last_line_apart_from_its_replacement():
+  """The English diff ``status`` prints: a changed last line (no newline after it) is one
+  removed line and one added line, not ``-old+new`` glued together (issue 26)."""
+  from adkcourse.i18n.lessons import text_diff
+
+  lines = text_diff("title\n\nold last line", "title\n\nnew last line\nand one more").splitlines()
+  assert "-old last line" in lines and "+new last line" in lines and "+and one more" in lines
+  assert not any("line+" in line for line in lines)

@@ -190,9 +190,14 @@ def english_diff(lang: str, lesson: str, cell_id: str, notebooks_dir: Path = NOT
   entries, _ = load(translation_path(lang, lesson, root), lang)
   current = english_cells(lesson, notebooks_dir)[1].get(cell_id, "")
   before = entries[cell_id].en if cell_id in entries else ""
-  return "".join(difflib.unified_diff(normalized(before).splitlines(True),
-                                      normalized(current).splitlines(True),
-                                      "translated from", "English now"))
+  return text_diff(normalized(before), normalized(current))
+
+
+def text_diff(before: str, after: str) -> str:
+  """A unified diff of two texts, one line per line: a last line without its newline is not
+  glued to the next one (``splitlines(True)`` would print ``-old last+new last``)."""
+  return "\n".join(difflib.unified_diff(before.splitlines(), after.splitlines(),
+                                        "translated from", "English now", lineterm=""))
 
 
 HEADER = """\
