@@ -46,6 +46,8 @@ EXPECTED = {
     "UPPER": FULL, ".hidden": FULL, "nbformat3": 0, "help_line": FULL, "module_level": FULL,
     "generated_column": 0, "keyring": FULL, "sockets": FULL,
     "forge_census": FULL - 3,  # no_trace_left: the folder it kept, which the seal sees
+    "locked_tmp_copy": FULL - 3,  # its copy in folders it locked (mode 000): seen as unreadable
+    "deep_chain_forged_census": 0,  # the seal it made fail: no world can be observed
 }
 # Students whose grade is only bounded: what a forger keeps depends on the world.
 AT_MOST = {"forge_snapshot": 5}  # the untouched checks; never the user state or the bytes
@@ -295,14 +297,22 @@ def test_a_forged_description_of_the_world_is_not_what_is_judged(isolation_avail
   supervisor (``Exercise.seal``), never by code in the submission's process: the forger in
   tests/hostile/erase_user_artifacts/ wipes every user and patches the in-process description
   to show the right answer's tree, and loses what it wiped (it kept 13 of 13 when the
-  description was written in its own process). The victim beside it keeps full marks."""
+  description was written in its own process). The red team's next round (each kept 13 of 13
+  against the first seal): folders locked with mode 000, a forged description left where a
+  seal it made fail would have written. The victim beside them keeps full marks."""
   graded = _grade_folder(HOSTILE / "erase_user_artifacts", "erase_user_artifacts")
   full = get_exercise("erase_user_artifacts").max_score
   scores = {name: g.report.score for name, g in graded.items()}
+  earned = {name: {r.check: r.earned for r in g.report.results} for name, g in graded.items()}
   assert scores["victim"] == full, (scores, graded["victim"].report.notes)
-  earned = {r.check: r.earned for r in graded["forge_manifest"].report.results}
-  assert earned["other_users_untouched"] == 0, (earned, graded["forge_manifest"].report.notes)
+  assert earned["forge_manifest"]["other_users_untouched"] == 0, earned["forge_manifest"]
   assert scores["forge_manifest"] <= full - 2, scores
+  # a folder locked (mode 000) is unreadable, not empty: nothing of that world is credited
+  assert scores["locked_user_folders"] == 0, (scores, graded["locked_user_folders"].report.notes)
+  assert earned["copy_in_locked_tmp"]["no_copy_kept"] == 0, earned["copy_in_locked_tmp"]
+  # a seal made to fail (a folder it cannot replace, a chain too deep to walk) leaves no record
+  # to read, and whatever the run left in its place is not taken for one
+  assert scores["locked_forged_manifest"] == 0 and scores["deep_chain_forged_manifest"] == 0, scores
 
 
 def test_a_judge_that_stops_answering_is_replaced(tmp_path, isolation_available):

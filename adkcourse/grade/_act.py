@@ -301,23 +301,41 @@ def collect_files(workdir: Path, cap: int
   was left out (links, devices, too many, too large). A file beyond the byte cap is returned
   empty (size None), and past the count cap one ``UNOBSERVED`` entry stands for the rest:
   what the grader cannot read must still be seen to exist, never vanish (a backup padded
-  past the cap is still a backup)."""
+  past the cap is still a backup), nor does a folder it cannot list or one deeper than
+  ``MAX_DEPTH``: each is returned as an empty entry of its name."""
   files: list[tuple[str, Path, Optional[int]]] = []
   notes: list[str] = []
   over: list[str] = []
   total = 0
 
+  def stand_in(relative: str, path: Path, why: str) -> None:
+    """An empty entry named as a folder the grader cannot read: what it holds still exists.
+    (Named as the report allows: ``MAX_DEPTH`` parts at most, the rest joined into the last.)"""
+    if len(files) >= MAX_FILES:
+      over.append(relative)
+      return
+    parts = Path(relative).parts
+    if len(parts) > MAX_DEPTH:
+      relative = str(_short_relative(Path(relative), MAX_DEPTH))
+    files.append((relative, path, None))
+    notes.append(f"{relative} {why}: returned as an empty entry")
+
   def walk(folder: Path, depth: int) -> None:
     nonlocal total
     try:
       entries = sorted(os.scandir(folder), key=lambda e: e.name)
-    except OSError:
+    except OSError as error:
+      if folder != workdir:
+        stand_in(os.path.relpath(folder, workdir), folder,
+                 f"could not be listed ({error.strerror or 'unreadable'})")
       return
     for entry in entries:
       relative = os.path.relpath(entry.path, workdir)
       if entry.is_dir(follow_symlinks=False):
-        if depth < MAX_DEPTH:
+        if depth + 1 < MAX_DEPTH:  # what it holds has at most MAX_DEPTH parts (the report's)
           walk(Path(entry.path), depth + 1)
+        else:
+          stand_in(relative, Path(entry.path), f"is deeper than the {MAX_DEPTH} levels returned")
         continue
       if not entry.is_file(follow_symlinks=False):
         notes.append(f"{relative} is not a regular file: not returned")
@@ -351,11 +369,18 @@ def keep_leftovers(source: Path, target: Path, cap: int) -> None:
   under a flattened name (the report holds paths of a few parts only). What cannot be copied
   (beyond ``cap`` bytes in all, or not a regular file: a link, a FIFO, a socket) is kept as
   an empty file of the same name, and past ``MAX_FILES // 2`` entries one ``UNOBSERVED``
-  entry stands for the rest: made is made, however large or odd."""
+  entry stands for the rest, and a folder it cannot list is kept as an empty file of its
+  name: made is made, however large, odd or locked."""
   total = 0
   kept = 0
   device = os.lstat(source).st_dev
-  for root, dirs, names in os.walk(source):
+
+  def unlisted(error: OSError) -> None:  # a folder it cannot list: it still held something
+    where = Path(error.filename or source)
+    relative = where.relative_to(source) if where != source else Path(UNOBSERVED)
+    _placeholder(target / _short_relative(relative))
+
+  for root, dirs, names in os.walk(source, onerror=unlisted):
     dirs[:] = sorted(d for d in dirs if _same_device(Path(root) / d, device))
     for name in sorted(names):
       path = Path(root) / name
@@ -575,23 +600,23 @@ def supervise(request: dict, result_fd: int) -> dict:
   return header
 
 
-def seal_worlds(exercise: Any, request: dict) -> list[str]:
+def seal_worlds(exercise: Any, request: dict) -> dict[str, str]:
   """``exercise.seal`` on every world, now that nothing the submission started is running
   (this process imported the exercise before the fork: the child's changes to it are not
-  here). A seal that fails leaves no record, which the judge reads as a world it cannot
-  observe; what failed, for the notes."""
+  here). What failed, by world index: the judge does not observe such a world (what the run
+  left where the record goes, a forged one, must not be read as the record)."""
   if getattr(exercise, "seal", None) is None:
-    return []
+    return {}
   workdir = Path(request["workdir"])
   elsewhere_root = Path("/tmp") if request["input"] else workdir  # as ``child`` sets it
-  errors = []
+  errors: dict[str, str] = {}
   for world in request["worlds"]:
     index = int(world["index"])
     try:
       exercise.seal(workdir / f"world-{index}", elsewhere_root / f"elsewhere-{index}",
                     world["inputs"])
-    except Exception as error:  # noqa: BLE001 - whatever the run left may be anything
-      errors.append(f"world {index + 1}: {type(error).__name__}: {_safe_str(error)}"[:500])
+    except BaseException as error:  # noqa: BLE001 - RecursionError, MemoryError: anything
+      errors[str(index)] = f"{type(error).__name__}: {_safe_str(error)}"[:500]
   return errors
 
 

@@ -355,6 +355,20 @@ def _text(value: Any) -> Optional[str]:
   return value[:MAX_TEXT] if type(value) is str else None
 
 
+def unsealed(reports: Any, errors: Any) -> Any:
+  """The worlds' reports, each world whose record the sandbox's supervisor could not make
+  (``_act.seal_worlds``) marked so: the judge then observes nothing of it and it earns
+  nothing (a record the run itself left in its place may be forged)."""
+  if not isinstance(reports, list) or not isinstance(errors, dict) or not errors:
+    return reports
+  marked = list(reports)
+  for key, message in list(errors.items())[:100]:
+    if type(key) is str and key.isdigit() and int(key) < len(marked) \
+        and isinstance(marked[int(key)], dict):
+      marked[int(key)] = {**marked[int(key)], "unsealed": str(message)[:MAX_TEXT]}
+  return marked
+
+
 def _texts(value: Any, limit: int = MAX_NOTES) -> Optional[list[str]]:
   """A list of plain strings (cut to ``limit`` items of ``MAX_TEXT`` characters), or None."""
   if not isinstance(value, list) or not all(type(v) is str for v in value):
@@ -673,12 +687,11 @@ class Grader:
       child_notes = _child_notes(header, exercise.name, self.time_limit, self.memory_mb,
                                  run.memory_exceeded)
       file_notes = _texts(header.get("file_notes"), 10) or []
-      file_notes += [f"the record of a world could not be made ({note})"
-                     for note in _texts(header.get("seal_errors"), 5) or []]
       file_notes += restore_files(workdir, files)
       try:
         answer = judge.call({"op": "observe", "workdir": str(workdir),
-                             "reports": header.get("worlds") or []})
+                             "reports": unsealed(header.get("worlds") or [],
+                                                 header.get("seal_errors"))})
         prepared = False
       except JudgeError as error:
         graded.timed_out = graded.timed_out or error.timed_out

@@ -666,6 +666,9 @@ async def observe_world(exercise: Exercise, prepared: Prepared, report: Optional
   observed = None
   if report is None:
     failure = "the run reported nothing for this world (it ended before reaching it)"
+  elif isinstance(report, dict) and type(report.get("unsealed")) is str:
+    failure = (f"what the run left could not be recorded after it ended "
+               f"({report['unsealed'][:300]}): the world cannot be observed")
   try:
     observed = await _observe_run(exercise, prepared.spec, prepared.folder, prepared.inputs,
                                   "submission", prepared.snapshot_dir if snapshotted else None)

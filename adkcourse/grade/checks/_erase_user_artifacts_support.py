@@ -197,10 +197,17 @@ def scan(folder: Path, keep: tuple[str, ...] = ()) -> list[list[str]]:
   """Every entry under ``folder`` but the top-level names in ``keep``: ``[kind, relative
   path, value]`` with kind "file" (value: size, hash and permission bits), "folder" (its
   bits), "link" (its target: a link is never followed) or "other". The bits are read with
-  ``lstat``: a chmod of someone else's file is a change like any other."""
+  ``lstat``: a chmod of someone else's file is a change like any other. A folder that cannot
+  be listed (no read bit, a path too long) is an "unreadable" entry: what it hides is never
+  taken for nothing."""
   found: list[list[str]] = []
   top = str(folder)
-  for current, folders, files in os.walk(top):
+
+  def unlisted(error: OSError) -> None:  # a folder it cannot list (mode 000, a path too long)
+    where = str(error.filename or top)
+    found.append(["unreadable", where[len(top) + 1:], error.strerror or "cannot be listed"])
+
+  for current, folders, files in os.walk(top, onerror=unlisted):
     base = current[len(top) + 1:]
     if not base:
       folders[:] = [name for name in folders if name not in keep]

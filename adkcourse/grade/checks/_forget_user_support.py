@@ -197,14 +197,22 @@ def _kind(mode: int) -> str:
 
 def census(root: Path) -> dict[str, Any]:
   """Every entry under ``root`` (``"."`` for itself): its kind and, where it has any, its
-  extended attributes: what a copy of the files' bytes does not show."""
+  extended attributes: what a copy of the files' bytes does not show. A folder that cannot be
+  listed (no read bit, a path too long) is of kind "unreadable": what it hides is never taken
+  for nothing."""
   entries: dict[str, Any] = {}
   if not root.is_dir():
     return entries
   top = _attributes(str(root))
   if top:
     entries["."] = {"kind": "folder", "xattrs": top}
-  for current, folders, files in os.walk(root):
+
+  def unlisted(error: OSError) -> None:  # a folder it cannot list (mode 000, a path too long)
+    where = Path(error.filename or root)
+    relative = where.relative_to(root).as_posix() if where != root else "."
+    entries[relative] = {"kind": "unreadable"}
+
+  for current, folders, files in os.walk(root, onerror=unlisted):
     folders.sort()
     for name in sorted(folders) + sorted(files):
       if len(entries) >= MAX_ENTRIES:
@@ -264,7 +272,7 @@ def as_observation(entries: Any, prefix: tuple, skip: tuple[str, ...] = ()) -> O
   for path, item in list(entries.items())[:MAX_ENTRIES + 1]:
     if not isinstance(item, dict) or str(path) in skip:
       continue
-    if path != ".":
+    if path != "." or item.get("kind") == "unreadable":
       found[prefix + ("file", str(path))] = str(item.get("kind"))
     attributes = item.get("xattrs")
     if isinstance(attributes, dict):

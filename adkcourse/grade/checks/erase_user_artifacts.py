@@ -472,8 +472,8 @@ def is_erased(spec: dict[str, Any], found: Optional[tuple[str, str, str]]) -> bo
 
 
 def classify(spec: dict[str, Any], key: tuple) -> Any:
-  if key == ("unreadable",) or key[0] == "too many":
-    return tuple(c.name for c in CHECKS)  # no folder to judge: nothing is met
+  if key[0] in ("unreadable", "too many"):
+    return tuple(c.name for c in CHECKS)  # a folder it cannot judge: nothing is met
   if key[0] == "db":
     return "sessions_untouched"
   if key[0] in ("elsewhere", "stray"):
@@ -564,7 +564,10 @@ def properties(spec: dict[str, Any], observed: dict, pristine: dict) -> list[tup
     if key[0] in ("db", "elsewhere", "stray", RETURNED) or len(key) < 2:
       continue
     where, found, scope = place(spec, str(key[1]))
-    if where == "root" and is_erased(spec, found) and (
+    if key[0] == "unreadable":  # a folder nobody can list: none of it can be credited
+      problems += [(check, f"{describe(spec, key)} cannot be read")
+                   for check in classify(spec, key)]
+    elif where == "root" and is_erased(spec, found) and (
         key[0] != "folder" or str(key[1]).endswith("/versions")):
       problems.append((classify(spec, key), f"{describe(spec, key)} is left"))
   for call, (who, count) in enumerate(((spec["ghost"], 0), (spec["user"],

@@ -262,7 +262,8 @@ async def observe(spec: dict[str, Any], folder: Path, inputs: dict[str, Any], vi
   observed.update(as_observation(stage.get("world", {}), ("folder",)))
   observed.update({key: value for key, value in as_observation(
       stage.get("elsewhere", {}), ("elsewhere", "census")).items()
-      if value == "folder" and key[-1] not in HARNESS_FOLDERS or key[2] == "xattr"})
+      if value == "folder" and key[-1] not in HARNESS_FOLDERS or key[2] == "xattr"
+      or value == "unreadable"})
   if view.snapshot is None:  # the folder itself (in the students' own process: as it is)
     observed.update(as_observation(census(folder), ("folder",)))
   for stray in stage.get("strays", []) if isinstance(stage.get("strays"), list) else []:
