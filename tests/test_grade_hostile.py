@@ -299,7 +299,8 @@ def test_a_forged_description_of_the_world_is_not_what_is_judged(isolation_avail
   to show the right answer's tree, and loses what it wiped (it kept 13 of 13 when the
   description was written in its own process). The red team's next round (each kept 13 of 13
   against the first seal): folders locked with mode 000, a forged description left where a
-  seal it made fail would have written. The victim beside them keeps full marks."""
+  seal it made fail would have written; and the round after (9.75): a tracer of the supervisor
+  itself. The victim beside them keeps full marks."""
   graded = _grade_folder(HOSTILE / "erase_user_artifacts", "erase_user_artifacts")
   full = get_exercise("erase_user_artifacts").max_score
   scores = {name: g.report.score for name, g in graded.items()}
@@ -313,6 +314,10 @@ def test_a_forged_description_of_the_world_is_not_what_is_judged(isolation_avail
   # a seal made to fail (a folder it cannot replace, a chain too deep to walk) leaves no record
   # to read, and whatever the run left in its place is not taken for one
   assert scores["locked_forged_manifest"] == 0 and scores["deep_chain_forged_manifest"] == 0, scores
+  # the supervisor cannot be reached (ptrace fails, it is undumpable): the probe keeps full
+  # marks only if every attempt failed, and the tracer loses what it wiped
+  assert scores["probe_supervisor"] == full, graded["probe_supervisor"].report.notes
+  assert earned["trace_supervisor"]["other_users_untouched"] == 0, earned["trace_supervisor"]
 
 
 def test_a_judge_that_stops_answering_is_replaced(tmp_path, isolation_available):

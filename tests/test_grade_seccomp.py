@@ -211,3 +211,44 @@ def test_the_filters_numbers_are_the_kernels(machine):
   numbers = seccomp.ARCHES[machine][1]
   for name in seccomp.DENIED + ("socket", "socketpair"):
     assert defined.get(name) == numbers[name], (machine, name)
+
+
+PTRACE_CHILD = r"""
+import ctypes, json, os, signal, subprocess, sys
+from adkcourse.grade import seccomp
+libc = ctypes.CDLL(None, use_errno=True)
+numbers = seccomp.ARCHES[seccomp.platform.machine()][1]
+sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+def attach():
+    result = libc.ptrace(16, sleeper.pid, None, None)  # PTRACE_ATTACH
+    error = ctypes.get_errno()
+    if result == 0:
+        os.waitpid(sleeper.pid, 0)
+        libc.ptrace(17, sleeper.pid, None, 0)  # PTRACE_DETACH
+    return [result, error]
+found = {"before": attach()}
+seccomp.lock_down()
+found["after"] = attach()
+for name in ("process_vm_readv", "process_vm_writev", "pidfd_getfd"):
+    result = libc.syscall(numbers[name], sleeper.pid, None, 0, None, 0, 0)
+    found[name] = [result, ctypes.get_errno()]
+sleeper.kill()
+print(json.dumps(found))
+"""
+
+
+def test_lock_down_denies_reaching_into_another_process():
+  """The sandbox's supervisor runs as the submission's user: a submission that traced it (the
+  red team's did, and survived its kills and rewrote its record) or read its memory would
+  forge what it reports. Under the lock-down ptrace, process_vm_readv/writev and pidfd_getfd
+  fail with EPERM; before it, attaching to a process of the same user works here."""
+  import errno
+
+  done = subprocess.run([sys.executable, "-c", PTRACE_CHILD], capture_output=True, text=True,
+                        timeout=60)
+  assert done.returncode == 0, done.stderr
+  found = json.loads(done.stdout)
+  assert found["before"] == [0, 0] or found["before"][1] == errno.EPERM, found
+  assert found["after"] == [-1, errno.EPERM], found
+  for name in ("process_vm_readv", "process_vm_writev", "pidfd_getfd"):
+    assert found[name] == [-1, errno.EPERM], (name, found[name])

@@ -5,7 +5,9 @@
 It supervises one submission:
 
 1. locks itself down (``seccomp.lock_down``: a fresh keyring, no sockets but unix ones, no
-   key system calls), before any student code exists;
+   key system calls, no tracing of another process), before any student code exists, and
+   after the fork makes itself undumpable (``undumpable``), so that the submission's
+   processes, of the same user, cannot reach into it;
 2. reads the request (exercise, submission file, work folder, each world's ``inputs`` and
    channels, CPU budget, caps) and copies the prepared worlds into the work folder (a
    private, size-capped tmpfs);
@@ -219,6 +221,20 @@ def child(request: dict, exercise: Any, send: Callable[[dict], None]) -> None:
   sys.stdout.flush()
   sys.stderr.flush()
   os._exit(0)  # threads the submission started must not keep this process alive
+
+
+def undumpable() -> bool:
+  """Make this process undumpable (``PR_SET_DUMPABLE`` 0): a process of the same user can then
+  neither trace it nor open its ``/proc/PID/mem``, so the submission (which runs as this
+  process's user) cannot stop its kills or rewrite what it records. Done in this process only,
+  after the fork: the child keeps its own /proc files. (The lock-down also fails ``ptrace``.)"""
+  try:
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    return libc.prctl(4, 0, 0, 0, 0) == 0  # PR_SET_DUMPABLE
+  except (OSError, AttributeError):
+    return False
 
 
 def become_subreaper() -> bool:
@@ -547,6 +563,7 @@ def supervise(request: dict, result_fd: int) -> dict:
     finally:
       os._exit(70)
   os.close(write_fd)
+  undumpable()
   messages = bytearray()
   status: Optional[int] = None
   stopped: Optional[str] = None

@@ -16,7 +16,9 @@ virtual machine, ``AF_NETLINK`` talks to the kernel) can still be created and bo
    grader's channels and PostgreSQL's socket need) with ``EAFNOSUPPORT``, fails io_uring (it
    can open sockets without the ``socket`` system call), fails System V IPC (shared memory
    segments, message queues and semaphore sets: ``shmget``, ``msgget``, ``semget`` and the
-   calls using them) and POSIX message queues (``mq_open``...) with ``EPERM``, and kills the
+   calls using them) and POSIX message queues (``mq_open``...) with ``EPERM``, fails the calls
+   that reach into another process (``ptrace``, ``process_vm_readv``/``writev``,
+   ``pidfd_getfd``) with ``EPERM``, and kills the
    process on a system call made through another architecture's table (a 32-bit ``int 0x80``
    call would bypass the numbers checked here).
 
@@ -68,7 +70,10 @@ ARCHES = {
                             "msgget": 68, "msgsnd": 69, "msgrcv": 70, "msgctl": 71,
                             # POSIX message queues
                             "mq_open": 240, "mq_unlink": 241, "mq_timedsend": 242,
-                            "mq_timedreceive": 243, "mq_notify": 244, "mq_getsetattr": 245},
+                            "mq_timedreceive": 243, "mq_notify": 244, "mq_getsetattr": 245,
+                            # another process's memory and files
+                            "ptrace": 101, "process_vm_readv": 310, "process_vm_writev": 311,
+                            "pidfd_getfd": 438},
                0x40000000),
     "aarch64": (0xC00000B7, {"keyctl": 219, "add_key": 217, "request_key": 218, "socket": 198,
                              "socketpair": 199, "io_uring_setup": 425, "io_uring_enter": 426,
@@ -79,15 +84,22 @@ ARCHES = {
                              "shmget": 194, "shmctl": 195, "shmat": 196, "shmdt": 197,
                              # POSIX message queues
                              "mq_open": 180, "mq_unlink": 181, "mq_timedsend": 182,
-                             "mq_timedreceive": 183, "mq_notify": 184, "mq_getsetattr": 185},
+                             "mq_timedreceive": 183, "mq_notify": 184, "mq_getsetattr": 185,
+                             # another process's memory and files
+                             "ptrace": 117, "process_vm_readv": 270, "process_vm_writev": 271,
+                             "pidfd_getfd": 438},
                 None),
 }
 SYSV_IPC = ("shmget", "shmat", "shmctl", "shmdt", "msgget", "msgsnd", "msgrcv", "msgctl",
             "semget", "semop", "semtimedop", "semctl")
 POSIX_MQUEUE = ("mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify",
                 "mq_getsetattr")
+# Reaching into another process: the sandbox's supervisor runs as the same user as the
+# submission, and a submission that traced it could stop its kills or rewrite what it records
+# (``_act`` also makes the supervisor undumpable, which closes /proc/PID/mem).
+PROCESS_ACCESS = ("ptrace", "process_vm_readv", "process_vm_writev", "pidfd_getfd")
 DENIED = ("keyctl", "add_key", "request_key", "io_uring_setup", "io_uring_enter",
-          "io_uring_register") + SYSV_IPC + POSIX_MQUEUE
+          "io_uring_register") + SYSV_IPC + POSIX_MQUEUE + PROCESS_ACCESS
 ALLOWED_FAMILIES = (socket.AF_UNIX,)
 
 
