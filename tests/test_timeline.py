@@ -217,6 +217,8 @@ async def test_compare_two_sessions_shares_their_user_and_app_keys(service):
   assert "≠ [\"nut allergy\"]" in timeline(a, lang="en").svg  # drawn in "stored now"
 
 
+# Two InMemorySessionService objects never share a store: the stores two instances can share.
+@pytest.mark.parametrize("service", ["sqlite", "postgres"], indirect=True)
 async def test_two_instances_appends_to_one_session_in_commit_order(service, tmp_path):
   other = type(service)(*_same_store(service, tmp_path))
   try:
@@ -248,8 +250,6 @@ async def test_two_instances_appends_to_one_session_in_commit_order(service, tmp
 
 def _same_store(service, tmp_path):
   """The arguments that open a second instance on the same store."""
-  if isinstance(service, InMemorySessionService):
-    pytest.skip("two InMemorySessionService objects never share a store")
   if isinstance(service, SqliteSessionService):
     return (str(tmp_path / "timeline.db"),)
   return (service.db_engine.url.render_as_string(hide_password=False),)
