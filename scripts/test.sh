@@ -41,12 +41,12 @@ results=$(mktemp -d "${TMPDIR:-/tmp}/adkcourse-test-results-XXXXXX")
 #   class and google-genai client over real HTTP, answered by the course's local fake endpoint
 #   (scripts/with_fake_gemini.py fails the pass if no generateContent call arrived).
 # It shares nothing with the first pass (its own pytest scratch folder, server, ports and
-# environment), so it runs at the same time, in the background, followed there by two parts of
-# the first pass, each its own pytest run: the browser tests (tests/browser: JupyterLab and
+# environment), so it runs at the same time, in the background, followed there by three parts
+# of the first pass, each its own pytest run: the browser tests (tests/browser: JupyterLab and
 # Notebook 7 in Chromium), then the English lessons and docs notebooks under nbval, with the
-# machine kept at 4 times its cores in load. The
-# foreground runs the unit tests. Split this way the two halves take about as long and both
-# cores are busy; the background's output is printed when it is done. Extra arguments
+# machine kept at 4 times its cores in load, then the grader's two property tests. The
+# foreground runs the other unit tests. Split this way the two halves take about as long and
+# both cores are busy; the background's output is printed when it is done. Extra arguments
 # (`bash scripts/test.sh -k quiz`) run the whole first pass in the foreground, where they apply.
 syspg=$(mktemp -d "${TMPDIR:-/tmp}/adkcourse-test-syspg-XXXXXX")
 background_pid=""
@@ -54,7 +54,8 @@ background_pid=""
 # and the run's scratch removed; a run that did not pass keeps only its logs and JUnit files, in
 # a folder it names (the scratch itself, databases and all, can be hundreds of MB).
 summary() {
-  $PY - "$results"/first.xml "$results"/second.xml "$results"/browser.xml "$results"/lessons.xml <<'PYEOF'
+  $PY - "$results"/first.xml "$results"/second.xml "$results"/browser.xml "$results"/lessons.xml \
+    "$results"/property.xml <<'PYEOF'
 import os, sys, xml.etree.ElementTree as ET
 totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
 for path in sys.argv[1:]:
@@ -68,7 +69,7 @@ for path in sys.argv[1:]:
     for key in totals:
       totals[key] += int(suite.get(key, 0))
 passed = totals["tests"] - totals["failures"] - totals["errors"] - totals["skipped"]
-print(f"whole suite (both passes and the browser tests): {passed} passed, "
+print(f"whole suite (both passes, the browser and the property tests): {passed} passed, "
       f"{totals['failures'] + totals['errors']} failed, {totals['skipped']} skipped")
 PYEOF
 }
@@ -91,8 +92,13 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 syspg_url=$(bash scripts/system_postgres.sh start "$syspg")
 split=$([ $# -eq 0 ] && echo 1 || echo 0)
+# The two longest unit tests, property checks over many gradings (every right answer graded
+# idle and at 4x load; every reference on 20 seeds), run in the background half, after the
+# English lessons, so that both halves take about as long.
+property_tests=(tests/test_grade_load.py tests/test_references.py)
 if [ "$split" = 1 ]; then
   paths=(tests --ignore tests/browser)
+  for path in "${property_tests[@]}"; do paths+=(--ignore "$path"); done
 else
   paths=(tests "${notebook_paths[@]}")
 fi
@@ -118,6 +124,10 @@ set -m   # the background half in its own process group, so that cleanup can sto
       --nbval-current-env --nbval-sanitize-with tests/sanitize.cfg -p no:cacheprovider \
       --junitxml "$results/lessons.xml" >"$results/lessons.log" 2>&1 || status=$?
     echo "$status" >"$results/lessons.status"
+    status=0
+    $PY -m pytest "${property_tests[@]}" -p no:cacheprovider --junitxml "$results/property.xml" \
+      >"$results/property.log" 2>&1 || status=$?
+    echo "$status" >"$results/property.status"
   fi
 ) &
 background_pid=$!
@@ -137,6 +147,7 @@ cat "$results/second.log"
 second_status=$(cat "$results/second.status" 2>/dev/null || echo "not run")
 browser_status=0
 lessons_status=0
+property_status=0
 if [ "$split" = 1 ]; then
   echo; echo "==== first pass: browser tests (JupyterLab and Notebook 7 in Chromium) ===="
   cat "$results/browser.log"
@@ -144,11 +155,15 @@ if [ "$split" = 1 ]; then
   echo; echo "==== first pass: the English lessons and docs notebooks (nbval, machine at 4x load) ===="
   cat "$results/lessons.log"
   lessons_status=$(cat "$results/lessons.status" 2>/dev/null || echo "not run")
+  echo; echo "==== first pass: the grader's property tests (every right answer idle and busy, every reference on 20 seeds) ===="
+  cat "$results/property.log"
+  property_status=$(cat "$results/property.status" 2>/dev/null || echo "not run")
 fi
 if [ "$first_status" != 0 ] || [ "$second_status" != 0 ] || [ "$browser_status" != 0 ] \
-    || [ "$lessons_status" != 0 ]; then
+    || [ "$lessons_status" != 0 ] || [ "$property_status" != 0 ]; then
   echo "FAIL: exit status of the unit tests $first_status, second pass $second_status," \
-    "browser tests $browser_status, English notebooks $lessons_status"
+    "browser tests $browser_status, English notebooks $lessons_status," \
+    "property tests $property_status"
   exit 1
 fi
 
@@ -159,8 +174,8 @@ if [ "$before" != "$after" ]; then
   exit 1
 fi
 sleep 1
-if pgrep -f "postgres.*adkcourse-test-" >/dev/null; then
-  echo "FAIL: a PostgreSQL server started by the tests is still running:"; pgrep -af "postgres.*adkcourse-test-"
+if pgrep -f "postgres.*$run_tmp" >/dev/null; then
+  echo "FAIL: a PostgreSQL server started by the tests is still running:"; pgrep -af "postgres.*$run_tmp"
   exit 1
 fi
 leftover=$(find "$run_tmp" \( -name PG_VERSION -o -name 'pgdata-*' \) 2>/dev/null || true)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import atexit
 import importlib.util
 import multiprocessing
 import os
@@ -24,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from adkcourse.grade import get_exercise, run_exercise_checks
+from adkcourse.grade.checks import TemplateCache
 
 CASES = Path(__file__).resolve().parent / "exercise_cases"
 SEED = int(os.environ.get("ADKCOURSE_CASES_SEED") or secrets.randbits(32))
@@ -95,13 +97,41 @@ class CaseResult:
   loses: frozenset[str]
 
 
+_TEMPLATES: dict[str, TemplateCache] = {}  # this worker's: the exercise it is grading
+
+
+def _close_templates(keep: str = "") -> None:
+  import shutil
+
+  for name in [n for n in _TEMPLATES if n != keep]:
+    cache = _TEMPLATES.pop(name)
+    asyncio.run(cache.close())
+    shutil.rmtree(cache.folder, ignore_errors=True)
+
+
+def _templates(exercise: str) -> TemplateCache:
+  """The worker's template cache for ``exercise``: every case of an exercise is judged on the
+  same worlds (one seed), so each world is built, and the reference and no-op runs made, once
+  per worker instead of once per case; each case still acts on a fresh copy of its own. The
+  previous exercise's templates (and databases) go when the next exercise starts, the last
+  ones when the worker exits."""
+  _close_templates(keep=exercise)
+  if exercise not in _TEMPLATES:
+    _TEMPLATES[exercise] = TemplateCache(Path(tempfile.mkdtemp(prefix=f"templates-{exercise}-")))
+  return _TEMPLATES[exercise]
+
+
+atexit.register(_close_templates)
+
+
 def grade_case(job: tuple[str, str]) -> CaseResult:
-  """Grade one case file in this (worker) process, on fresh seeded data of its own."""
+  """Grade one case file in this (worker) process, on a fresh copy of the seeded worlds."""
   exercise, path = job
   try:
     module, fn = load(Path(path), exercise)
     with tempfile.TemporaryDirectory(prefix="case-") as workdir:
-      report = asyncio.run(run_exercise_checks(exercise, fn, workdir=workdir, seed=SEED))
+      report = asyncio.run(run_exercise_checks(exercise, fn, workdir=workdir, seed=SEED,
+                                               cache=_templates(exercise)))
   except BaseException:  # noqa: BLE001 - this case fails alone, its batch goes on
     import traceback
 

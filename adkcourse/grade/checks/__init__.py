@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Optional, Union
 
 from ..report import Report
-from ._engine import Check, Exercise, Open, Resources, View, world_seeds
+from ._engine import Check, Exercise, Open, Resources, TemplateCache, View, world_seeds
 
 EXERCISES: tuple[str, ...] = ("remember_favorite_drink", "forget_user", "copy_user_to",
                               "grant_runtime_role", "fit_the_budget", "remember_with_consent",
@@ -38,7 +38,8 @@ async def run_exercise_checks(name: str, fn: Optional[Callable], *,
                               seed: Optional[int] = None,
                               postgres_url: Optional[str] = None,
                               worlds: Optional[Iterable[int]] = None,
-                              reference: Optional[Callable] = None) -> Report:
+                              reference: Optional[Callable] = None,
+                              cache: Optional[TemplateCache] = None) -> Report:
   """Judge ``fn`` as the course grader does, in this process, and return the ``Report``.
 
   The reference solution and ``fn`` each run on an identical copy of every world; the report
@@ -46,8 +47,10 @@ async def run_exercise_checks(name: str, fn: Optional[Callable], *,
   replays exactly the world seeds a report names. The data goes to ``workdir`` (default: an
   emptied ``checks_NAME`` folder under the course's scratch root, never the repository).
   ``time_limit``: CPU seconds for all of ``fn``'s calls together. ``postgres_url``: the admin
-  URL of the PostgreSQL server to use (default: the course's ``postgres_server()``). Never
-  raises because of the submission: problems become notes.
+  URL of the PostgreSQL server to use (default: the course's ``postgres_server()``).
+  ``cache``: a ``TemplateCache`` (``_engine``) that keeps each world's template and reference
+  run for the next trial on the same seed (a batch of submissions). Never raises because of
+  the submission: problems become notes.
   """
   from ._engine import run_trial
 
@@ -70,7 +73,7 @@ async def run_exercise_checks(name: str, fn: Optional[Callable], *,
     postgres_url = postgres_server().url
   seeds = list(worlds) if worlds is not None else world_seeds(seed, exercise.worlds)
   return await run_trial(exercise, fn, workdir, Resources(postgres_url=postgres_url), seeds,
-                         time_limit=time_limit, reference=reference)
+                         time_limit=time_limit, reference=reference, cache=cache)
 
 
 run_checks = run_exercise_checks

@@ -9,7 +9,10 @@ wrong solutions nobody thought of. So an exercise declares four things instead o
 - ``build(spec, folder, resources) -> inputs``: the world made real once, as a template
   (SQLite files in ``folder``, PostgreSQL databases); ``duplicate(spec, template, inputs,
   folder, resources, copy)`` makes each identical copy from it (default: the folder's files;
-  an exercise on PostgreSQL clones its databases). ``inputs`` (JSON) is what ``act`` needs and
+  an exercise on PostgreSQL clones its databases). ``copy`` says which: ``REFERENCE_COPY``,
+  ``NULL_COPY``, ``SUBMISSION_COPY`` (the last copy of the template, which it may consume), or
+  ``KEPT_COPY`` (a submission's copy of a template kept for more trials: leave the template
+  whole). ``inputs`` (JSON) is what ``act`` needs and
   nothing more: the submission reads it, so it holds no expected answer;
 - ``act(fn, world)``: what the function is called with, through ``world.call`` (see
   ``_harness``), and when the world's snapshot is taken;
@@ -60,6 +63,9 @@ from ._harness import ActWorld, outcome_note
 
 Key = tuple
 Observation = dict  # Key -> JSON value
+
+# Which copy of a world's template ``duplicate`` is making (its last argument).
+REFERENCE_COPY, SUBMISSION_COPY, NULL_COPY, KEPT_COPY = 0, 1, 2, 3
 
 ABSENT = object()  # a key one observation has and the other lacks
 MAX_SHOWN = 3  # differences shown per check
@@ -504,34 +510,113 @@ async def copy_folder(spec: dict, template: Path, inputs: dict, folder: Path,  #
   return dict(inputs)
 
 
-async def prepare_world(exercise: Exercise, reference: Callable, index: int, seed: int,
-                        root: Path, private: Path, resources: Resources) -> Prepared:
-  """Build world ``seed`` once as a template (in ``private``, which the submission never
-  sees), then two identical copies: the reference runs on one and is observed; the other (in
-  ``root``) is observed pristine, for the submission."""
+@dataclass
+class Template:
+  """One world built once, with what the reference and a no-op left in their copies of it:
+  everything of ``prepare_world`` that does not depend on the submission."""
+
+  spec: dict
+  folder: Path
+  inputs: dict
+  reference: Observation
+  reference_outcomes: list[dict]
+  null: Optional[Observation]
+
+
+class TemplateCache:
+  """Templates kept between trials of the same exercise on the same world seeds, so that a
+  batch of submissions judged on one seed (the mutation tests: hundreds of cases, each on the
+  same worlds) builds each world and runs the reference once, not once per submission. Each
+  submission still gets a fresh copy of the template, made by the exercise's ``duplicate``,
+  exactly as without the cache. ``close()`` tears the templates down (their databases too)."""
+
+  def __init__(self, folder: Path):
+    self.folder = Path(folder)
+    self._templates: dict[tuple, tuple[Exercise, Resources, Template]] = {}
+
+  def key(self, exercise: Exercise, seed: int, index: int, resources: Resources) -> tuple:
+    return (exercise.name, seed, index, resources.postgres_url)
+
+  def get(self, key: tuple) -> Optional[Template]:
+    found = self._templates.get(key)
+    return found[2] if found is not None else None
+
+  def folder_for(self, key: tuple) -> Path:
+    return self.folder / f"template-{len(self._templates)}-{key[0]}-{key[2]}"
+
+  def put(self, key: tuple, exercise: Exercise, resources: Resources, template: Template) -> None:
+    self._templates[key] = (exercise, resources, template)
+
+  async def close(self) -> None:
+    import shutil
+
+    templates, self._templates = self._templates, {}
+    for exercise, resources, template in templates.values():
+      try:
+        if exercise.teardown is not None:
+          await exercise.teardown(template.spec, template.inputs, resources)
+      finally:
+        shutil.rmtree(template.folder, ignore_errors=True)
+
+
+async def _make_template(exercise: Exercise, reference: Callable, index: int, seed: int,
+                         folder: Path, private: Path, resources: Resources) -> Template:
+  """Build world ``seed`` in ``folder``, then run the reference (and a no-op, with
+  ``null_run``) on copies of it. On failure the template is torn down."""
   import shutil
 
   spec = exercise.generate(random.Random(seed), variant(exercise, seed))
-  template = private / f"template-{index}"
-  template.mkdir(parents=True)
-  template_inputs = await exercise.build(spec, template, resources)
+  folder.mkdir(parents=True)
+  template_inputs = await exercise.build(spec, folder, resources)
   try:
     if exercise.compare_to_reference:
       reference_view, reference_outcomes = await _reference_run(
-          exercise, reference, spec, template, template_inputs, private, index, resources)
+          exercise, reference, spec, folder, template_inputs, private, index, resources)
     else:  # judged by properties alone (tests/test_references.py holds the reference to them)
       reference_view, reference_outcomes = {}, []
     null = None
     if exercise.null_run:
-      null = await _null_run(exercise, spec, template, template_inputs, private / f"null-{index}",
+      null = await _null_run(exercise, spec, folder, template_inputs, private / f"null-{index}",
                              index, resources)
+  except BaseException:
+    try:
+      if exercise.teardown is not None:
+        await exercise.teardown(spec, template_inputs, resources)
+    finally:
+      shutil.rmtree(folder, ignore_errors=True)
+    raise
+  return Template(spec, folder, template_inputs, reference_view, reference_outcomes, null)
+
+
+async def prepare_world(exercise: Exercise, reference: Callable, index: int, seed: int,
+                        root: Path, private: Path, resources: Resources,
+                        cache: Optional[TemplateCache] = None) -> Prepared:
+  """Build world ``seed`` once as a template (in ``private``, which the submission never
+  sees), then two identical copies: the reference runs on one and is observed; the other (in
+  ``root``) is observed pristine, for the submission. With ``cache``, a template made for an
+  earlier trial on the same seed is copied again instead (and a new one is kept there)."""
+  import shutil
+
+  key = cache.key(exercise, seed, index, resources) if cache is not None else None
+  template = cache.get(key) if cache is not None else None
+  if template is None:
+    folder = cache.folder_for(key) if cache is not None else private / f"template-{index}"
+    template = await _make_template(exercise, reference, index, seed, folder, private, resources)
+    if cache is not None:
+      cache.put(key, exercise, resources, template)
+  spec = template.spec
+  try:
     folder, snapshot_dir = root / f"world-{index}", root / f"snapshot-{index}"
     folder.mkdir(parents=True)
-    inputs = await exercise.duplicate(spec, template, template_inputs, folder, resources, 1)
+    inputs = await exercise.duplicate(spec, template.folder, template.inputs, folder, resources,
+                                      SUBMISSION_COPY if cache is None else KEPT_COPY)
   finally:
-    if exercise.teardown is not None:
-      await exercise.teardown(spec, template_inputs, resources)
-    shutil.rmtree(template, ignore_errors=True)
+    if cache is None:
+      try:
+        if exercise.teardown is not None:
+          await exercise.teardown(spec, template.inputs, resources)
+      finally:
+        shutil.rmtree(template.folder, ignore_errors=True)
   try:
     pristine = await exercise.observe(spec, folder, inputs, View("pristine"))
     servers = _servers(exercise, spec)
@@ -540,8 +625,8 @@ async def prepare_world(exercise: Exercise, reference: Callable, index: int, see
     if exercise.teardown is not None:
       await exercise.teardown(spec, inputs, resources)
     raise
-  return Prepared(index, seed, spec, folder, snapshot_dir, inputs, pristine, reference_view,
-                  reference_outcomes, servers, resources=resources, null=null)
+  return Prepared(index, seed, spec, folder, snapshot_dir, inputs, pristine, template.reference,
+                  template.reference_outcomes, servers, resources=resources, null=template.null)
 
 
 async def _reference_run(exercise: Exercise, reference: Callable, spec: dict, template: Path,
@@ -553,7 +638,7 @@ async def _reference_run(exercise: Exercise, reference: Callable, spec: dict, te
   ref_folder, ref_snapshot = private / f"world-{index}", private / f"snapshot-{index}"
   ref_folder.mkdir(parents=True)
   ref_inputs = await exercise.duplicate(spec, template, template_inputs, ref_folder,
-                                        resources, 0)
+                                        resources, REFERENCE_COPY)
   try:
     servers = _servers(exercise, spec)
     world = ActWorld(index, ref_folder, ref_inputs, ref_snapshot, budget=None,
@@ -588,7 +673,7 @@ async def _null_run(exercise: Exercise, spec: dict, template: Path, template_inp
   fn.__name__ = exercise.name
   folder, snapshot = where / f"world-{index}", where / f"snapshot-{index}"  # as the others
   folder.mkdir(parents=True)
-  inputs = await exercise.duplicate(spec, template, template_inputs, folder, resources, 2)
+  inputs = await exercise.duplicate(spec, template, template_inputs, folder, resources, NULL_COPY)
   try:
     servers = _servers(exercise, spec)
     world = ActWorld(index, folder, inputs, snapshot, budget=None, is_async=exercise.is_async,
@@ -729,8 +814,10 @@ def load_reference(name: str) -> Callable:
 
 async def run_trial(exercise: Exercise, fn: Callable, workdir: Path, resources: Resources,
                     seeds: Iterable[int], time_limit: Optional[float] = None,
-                    reference: Optional[Callable] = None) -> Report:
-  """Every world of one trial in this process: prepare, act, observe, judge."""
+                    reference: Optional[Callable] = None,
+                    cache: Optional[TemplateCache] = None) -> Report:
+  """Every world of one trial in this process: prepare, act, observe, judge (``cache``: see
+  ``TemplateCache``)."""
   from ._harness import TimeBudget
 
   reference = reference or load_reference(exercise.name)
@@ -740,7 +827,7 @@ async def run_trial(exercise: Exercise, fn: Callable, workdir: Path, resources: 
   try:
     for index, seed in enumerate(seeds):
       prepared.append(await prepare_world(exercise, reference, index, seed, workdir, private,
-                                          resources))
+                                          resources, cache))
     budget = TimeBudget(time_limit, sum(exercise.calls(p.spec) for p in prepared))
     reports = []
     for world in prepared:

@@ -63,7 +63,8 @@ from ...postgres import to_asyncpg_url
 from ._copy_user_to_support import (create_database, drop_database, owner_role, read_postgres,
                                     reading_url, rename_database, url_for,
                                     write_sqlite)
-from ._engine import ABSENT, Check, Exercise, Open, Resources, View, copy_folder, same, show
+from ._engine import (ABSENT, SUBMISSION_COPY, Check, Exercise, Open, Resources, View, copy_folder,
+                      same, show)
 from ._harness import ActWorld
 from ._observe import describe_key, read_sqlite, quote
 from ._world import (APP_STEMS, FIRST_NAMES, SHARED_SESSION_IDS, Clock, awkward_user_id,
@@ -805,13 +806,13 @@ async def build(spec: dict[str, Any], folder: Path, resources: Resources) -> dic
 
 async def duplicate(spec: dict[str, Any], template: Path, inputs: dict[str, Any], folder: Path,
                     resources: Resources, copy: int) -> dict[str, Any]:
-  """The SQLite file copied; the database cloned for the reference's copy (0), and for the
-  submission's (1, the last one the engine makes) the template itself, renamed (same owner,
-  so the same login works)."""
+  """The SQLite file copied; the database cloned, except for the submission's copy of a
+  template nobody needs after it (``SUBMISSION_COPY``, the last one the engine makes): the
+  template itself, renamed (same owner, so the same login works)."""
   await copy_folder(spec, template, inputs, folder, resources, copy)
   admin = resources.postgres_url
   assert admin
-  database = (await rename_database(admin, inputs["database"]) if copy == 1
+  database = (await rename_database(admin, inputs["database"]) if copy == SUBMISSION_COPY
               else await create_database(admin, inputs["owner"], inputs["database"]))
   copied = dict(inputs, database=database)
   for side in ("source", "dest"):
