@@ -73,8 +73,10 @@ def graded():
         context = multiprocessing.get_context("spawn")  # no inherited loop or server handles
         pool = ProcessPoolExecutor(max_workers=2, mp_context=context, initializer=_use_server,
                                    initargs=(POSTGRES_URL_VARIABLE, url))
-      jobs = [(exercise, str(path)) for path in case_files(exercise)]
-      done.update(zip(jobs, pool.map(grade_case, jobs)))
+      # The seed goes with each job: a spawned worker imports this module afresh and would
+      # draw a seed of its own, not the one a failure message tells to replay.
+      jobs = [(exercise, str(path), SEED) for path in case_files(exercise)]
+      done.update(zip([job[:2] for job in jobs], pool.map(grade_case, jobs)))
     return done
 
   yield grade
@@ -124,13 +126,13 @@ def _templates(exercise: str) -> TemplateCache:
 atexit.register(_close_templates)
 
 
-def grade_case(job: tuple[str, str]) -> CaseResult:
+def grade_case(job: tuple[str, str, int]) -> CaseResult:
   """Grade one case file in this (worker) process, on a fresh copy of the seeded worlds."""
-  exercise, path = job
+  exercise, path, seed = job
   try:
     module, fn = load(Path(path), exercise)
     with tempfile.TemporaryDirectory(prefix="case-") as workdir:
-      report = asyncio.run(run_exercise_checks(exercise, fn, workdir=workdir, seed=SEED,
+      report = asyncio.run(run_exercise_checks(exercise, fn, workdir=workdir, seed=seed,
                                                cache=_templates(exercise)))
   except BaseException:  # noqa: BLE001 - this case fails alone, its batch goes on
     import traceback
