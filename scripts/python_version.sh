@@ -42,13 +42,12 @@ tarball=$(awk -v pkg="python$version" '
 [ -n "$tarball" ] || { log "Debian's trixie has no source package python$version"; exit 1; }
 if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
   log "installing the build's compiler and headers with apt-get"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends build-essential \
-    libssl-dev libsqlite3-dev libffi-dev zlib1g-dev libbz2-dev liblzma-dev libreadline-dev \
-    libncurses-dev >/dev/null 2>&1 || {
-      DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null 2>&1
-      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends build-essential \
-        libssl-dev libsqlite3-dev libffi-dev zlib1g-dev libbz2-dev liblzma-dev libreadline-dev \
-        libncurses-dev >/dev/null; }
+  packages=(build-essential libssl-dev libsqlite3-dev libffi-dev zlib1g-dev libbz2-dev liblzma-dev
+            libreadline-dev libncurses-dev)
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null 2>&1 || {
+    apt-get update -qq >/dev/null 2>&1
+    apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null; }
 fi
 log "downloading $archive/$tarball"
 curl -fsS --retry 3 -o "$index/source.tar.xz" "$archive/$tarball"

@@ -534,37 +534,38 @@ class TemplateCache:
     self.folder = Path(folder)
     self._templates: dict[tuple, tuple[Exercise, Resources, Template]] = {}
 
-  def key(self, exercise: Exercise, seed: int, index: int, resources: Resources) -> tuple:
-    return (exercise.name, seed, index, resources.postgres_url)
-
-  def get(self, key: tuple) -> Optional[Template]:
-    found = self._templates.get(key)
-    return found[2] if found is not None else None
-
-  def folder_for(self, key: tuple) -> Path:
-    return self.folder / f"template-{len(self._templates)}-{key[0]}-{key[2]}"
-
-  def put(self, key: tuple, exercise: Exercise, resources: Resources, template: Template) -> None:
-    self._templates[key] = (exercise, resources, template)
+  async def template(self, exercise: Exercise, reference: Callable, index: int, seed: int,
+                     private: Path, resources: Resources) -> Template:
+    """World ``seed``'s template: the one kept from an earlier trial, or a new one, kept."""
+    key = (exercise.name, seed, index, resources.postgres_url)
+    if key not in self._templates:
+      folder = self.folder / f"template-{len(self._templates)}-{exercise.name}-{index}"
+      made = await _make_template(exercise, reference, index, seed, folder, private, resources)
+      self._templates[key] = (exercise, resources, made)
+    return self._templates[key][2]
 
   async def close(self) -> None:
-    import shutil
-
     templates, self._templates = self._templates, {}
     for exercise, resources, template in templates.values():
-      try:
-        if exercise.teardown is not None:
-          await exercise.teardown(template.spec, template.inputs, resources)
-      finally:
-        shutil.rmtree(template.folder, ignore_errors=True)
+      await _discard(exercise, template.spec, template.inputs, template.folder, resources)
+
+
+async def _discard(exercise: Exercise, spec: dict, inputs: dict, folder: Path,
+                   resources: Resources) -> None:
+  """A template gone: its databases (``teardown``) and its folder."""
+  import shutil
+
+  try:
+    if exercise.teardown is not None:
+      await exercise.teardown(spec, inputs, resources)
+  finally:
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 async def _make_template(exercise: Exercise, reference: Callable, index: int, seed: int,
                          folder: Path, private: Path, resources: Resources) -> Template:
   """Build world ``seed`` in ``folder``, then run the reference (and a no-op, with
   ``null_run``) on copies of it. On failure the template is torn down."""
-  import shutil
-
   spec = exercise.generate(random.Random(seed), variant(exercise, seed))
   folder.mkdir(parents=True)
   template_inputs = await exercise.build(spec, folder, resources)
@@ -579,11 +580,7 @@ async def _make_template(exercise: Exercise, reference: Callable, index: int, se
       null = await _null_run(exercise, spec, folder, template_inputs, private / f"null-{index}",
                              index, resources)
   except BaseException:
-    try:
-      if exercise.teardown is not None:
-        await exercise.teardown(spec, template_inputs, resources)
-    finally:
-      shutil.rmtree(folder, ignore_errors=True)
+    await _discard(exercise, spec, template_inputs, folder, resources)
     raise
   return Template(spec, folder, template_inputs, reference_view, reference_outcomes, null)
 
@@ -595,15 +592,11 @@ async def prepare_world(exercise: Exercise, reference: Callable, index: int, see
   sees), then two identical copies: the reference runs on one and is observed; the other (in
   ``root``) is observed pristine, for the submission. With ``cache``, a template made for an
   earlier trial on the same seed is copied again instead (and a new one is kept there)."""
-  import shutil
-
-  key = cache.key(exercise, seed, index, resources) if cache is not None else None
-  template = cache.get(key) if cache is not None else None
-  if template is None:
-    folder = cache.folder_for(key) if cache is not None else private / f"template-{index}"
-    template = await _make_template(exercise, reference, index, seed, folder, private, resources)
-    if cache is not None:
-      cache.put(key, exercise, resources, template)
+  if cache is not None:
+    template = await cache.template(exercise, reference, index, seed, private, resources)
+  else:
+    template = await _make_template(exercise, reference, index, seed,
+                                    private / f"template-{index}", private, resources)
   spec = template.spec
   try:
     folder, snapshot_dir = root / f"world-{index}", root / f"snapshot-{index}"
@@ -612,11 +605,7 @@ async def prepare_world(exercise: Exercise, reference: Callable, index: int, see
                                       SUBMISSION_COPY if cache is None else KEPT_COPY)
   finally:
     if cache is None:
-      try:
-        if exercise.teardown is not None:
-          await exercise.teardown(spec, template.inputs, resources)
-      finally:
-        shutil.rmtree(template.folder, ignore_errors=True)
+      await _discard(exercise, spec, template.inputs, template.folder, resources)
   try:
     pristine = await exercise.observe(spec, folder, inputs, View("pristine"))
     servers = _servers(exercise, spec)
