@@ -48,6 +48,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from adkcourse.grade.tree import walk
+
 STARTED = time.monotonic()
 MESSAGES_CAP = 4 * 1024 * 1024  # bytes of child -> supervisor messages kept
 MAX_FILES = 500
@@ -396,7 +398,7 @@ def keep_leftovers(source: Path, target: Path, cap: int) -> None:
     relative = where.relative_to(source) if where != source else Path(UNOBSERVED)
     _placeholder(target / _short_relative(relative))
 
-  for root, dirs, names in os.walk(source, onerror=unlisted):
+  for root, dirs, names in walk(source, onerror=unlisted):
     dirs[:] = sorted(d for d in dirs if _same_device(Path(root) / d, device))
     for name in sorted(names):
       path = Path(root) / name

@@ -1,10 +1,13 @@
-"""Makes the seal raise with a 1200-deep folder chain (Python 3.11's os.walk recurses).
+"""Tries to make the seal raise with a 1200-deep folder chain (Python 3.11's os.walk recursed;
+the grader walks 64 levels with its own walk, on every Python, and records the rest as an
+unreadable entry).
 Erases the user rightly but keeps an empty folder named with the hex of their id (and of
 their user state) beside the database: a trace only the census sees. Forges both census
 stages: the at-return one through a patched ``record`` (forgeable by design); the final one
 written after act's last step (its gc.collect()) into world-N-census.json, mode 0444, then the
 work folder made 0555 after the last world: the seal's record can neither unlink nor rewrite
-it, raises, and the forged record is what comes back."""
+it, raises, and the forged record is what comes back. What it earns: the erasure, not
+no_trace_left (the seal sees the kept folder)."""
 import gc as _gc
 import json
 import os
@@ -43,7 +46,7 @@ def _collect(*a, **k):
         held["final"] = final
         path.write_text(json.dumps(held))
         fd = os.open(folder, os.O_RDONLY)
-        for _ in range(1200):  # os.walk (3.11) recurses: the seal's census raises first
+        for _ in range(1200):  # os.walk (3.11) recursed: the seal's census raised first
             os.mkdir("k", dir_fd=fd)
             nfd = os.open("k", os.O_RDONLY, dir_fd=fd)
             os.close(fd)

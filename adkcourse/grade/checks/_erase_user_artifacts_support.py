@@ -36,6 +36,7 @@ from google.adk.artifacts import artifact_util
 from google.adk.artifacts.file_artifact_service import FileArtifactService
 from google.genai import types
 
+from ..tree import remove_tree, walk
 from ._world import secret
 
 Observation = dict
@@ -207,7 +208,7 @@ def scan(folder: Path, keep: tuple[str, ...] = ()) -> list[list[str]]:
     where = str(error.filename or top)
     found.append(["unreadable", where[len(top) + 1:], error.strerror or "cannot be listed"])
 
-  for current, folders, files in os.walk(top, onerror=unlisted):
+  for current, folders, files in walk(top, onerror=unlisted):
     base = current[len(top) + 1:]
     if not base:
       folders[:] = [name for name in folders if name not in keep]
@@ -247,7 +248,7 @@ def pack(folder: Path, entries: list[list[str]], keep: tuple[str, ...]) -> None:
     if entry.name in keep:
       continue
     if entry.is_dir(follow_symlinks=False):
-      shutil.rmtree(entry.path, ignore_errors=True)
+      remove_tree(entry.path)
     else:
       try:
         os.unlink(entry.path)
@@ -281,7 +282,7 @@ def read_strays(folder: Path) -> list[list[str]]:
     entries = []
   try:
     if path.is_dir() and not path.is_symlink():
-      shutil.rmtree(path, ignore_errors=True)
+      remove_tree(path)
     else:
       path.unlink()
   except OSError:
@@ -404,7 +405,7 @@ def payloads(bases: list[Path], per_file: int = 48) -> list[bytes]:
   metadata documents left out (they are alike for everyone)."""
   found: list[bytes] = []
   for base in bases:
-    for current, _folders, files in os.walk(base):
+    for current, _folders, files in walk(base):
       for name in files:
         path = os.path.join(current, name)
         if name == "metadata.json" or os.path.islink(path):

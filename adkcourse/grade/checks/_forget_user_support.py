@@ -22,13 +22,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 import stat
 import struct
 import sys
 from pathlib import Path
 from typing import Any, Optional
 
+from ..tree import remove_tree, walk
 
 Observation = dict
 RECORD_CAP = 64 * 1024 * 1024  # bytes of a record read back
@@ -212,7 +212,7 @@ def census(root: Path) -> dict[str, Any]:
     relative = where.relative_to(root).as_posix() if where != root else "."
     entries[relative] = {"kind": "unreadable"}
 
-  for current, folders, files in os.walk(root, onerror=unlisted):
+  for current, folders, files in walk(root, onerror=unlisted):
     folders.sort()
     for name in sorted(folders) + sorted(files):
       if len(entries) >= MAX_ENTRIES:
@@ -243,7 +243,7 @@ def record(folder: Path, stage: str, value: Any) -> None:
   held = read_record(folder) or {}
   try:
     if path.is_dir() and not path.is_symlink():
-      shutil.rmtree(path, ignore_errors=True)
+      remove_tree(path)
     else:
       path.unlink()
   except OSError:

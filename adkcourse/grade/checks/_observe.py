@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from ..safe_sqlite import UntrustedDatabase, open_untrusted
+from ..tree import walk
 
 Observation = dict
 READ_CAP = 64 * 1024 * 1024  # bytes of one file read when looking for markers
@@ -184,7 +185,7 @@ def folder_files(folder: Path, prefix: tuple, markers: Iterable[str] = ()) -> Ob
   found: Observation = {}
   if not folder.is_dir():
     return {prefix + ("folder missing",): True}
-  for root, dirs, files in os.walk(folder):
+  for root, dirs, files in walk(folder):
     dirs.sort()
     for name in sorted(dirs) + sorted(files):
       path = Path(root) / name

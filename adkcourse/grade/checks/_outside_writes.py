@@ -23,6 +23,8 @@ import zipfile
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from ..tree import walk
+
 
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 SPAWN_EVENTS = ("subprocess.Popen", "os.system", "os.posix_spawn", "os.exec", "os.fork",
@@ -165,7 +167,7 @@ class OutsideWrites:
       return False
     for current, folders, files in ([(os.path.dirname(path), [], [os.path.basename(path)])]
                                     if not os.path.isdir(path) or os.path.islink(path)
-                                    else os.walk(path)):
+                                    else walk(path)):
       for name in files:
         budget -= 1
         if budget < 0:

@@ -1,9 +1,12 @@
-"""Makes the seal raise with a 1200-deep folder chain (Python 3.11's os.walk recurses).
+"""Tries to make the seal raise with a 1200-deep folder chain (Python 3.11's os.walk recursed;
+the grader walks 64 levels with its own walk, on every Python, and records the rest as an
+unreadable entry).
 Wrong work: wipes every user's folders in the named apps and keeps the user's files in
 world-N/.kept. Forges the description: the at-return scan is patched (forgeable by design), and
 after act's last step (write_strays) it writes the forged manifest into world-N itself, mode
 0444, and makes world-N 0555: the seal's pack can neither unlink nor overwrite it, raises, and
-the forged manifest is what comes back."""
+the forged manifest is what comes back. What it earns: nothing (the chain is an
+unreadable entry of the world's folder, which no check credits)."""
 import json
 import os
 import shutil
@@ -63,7 +66,7 @@ def _write_strays(folder, strays):
         fd = os.dup(top)
         for level in range(1200):
             if level == 30:  # the kept files, deeper than the report's 8 levels
-                os.rename(".kept", ".kept", src_dir_fd=top, dst_dir_fd=fd)  # os.walk (3.11) recurses: the seal's scan raises RecursionError
+                os.rename(".kept", ".kept", src_dir_fd=top, dst_dir_fd=fd)  # deeper than the seal lists
             os.mkdir("d", dir_fd=fd)
             nfd = os.open("d", os.O_RDONLY, dir_fd=fd)
             os.close(fd)
