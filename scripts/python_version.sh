@@ -2,7 +2,12 @@
 # Print the path of a Python interpreter of version X.Y (default 3.13), for CI's second run of
 # the suite (.ci/run) or for anyone who wants to try the course on that version.
 #
-#   bash scripts/python_version.sh [3.13]
+#   bash scripts/python_version.sh [--shared] [3.13]
+#
+# --shared (for CI, run as root): the interpreter must also run for an unprivileged user, as the
+# Gradescope tests run submissions (tests/test_gradescope.py). pyenv's builds live under /root,
+# which no other user may enter, so as root a candidate counts only if `nobody` can run it, and
+# the build of our own goes to /opt/adkcourse/python-X.Y instead of ~/.cache.
 #
 # Looks, in order, for `pythonX.Y` on PATH, a pyenv build (~/.pyenv/versions/X.Y.*), and a
 # build of our own from an earlier call (~/.cache/adkcourse/python-X.Y). With none of them, it
@@ -12,9 +17,16 @@
 # Exit 1 with the reason when no interpreter can be found or made.
 set -euo pipefail
 
+shared=0
+if [ "${1:-}" = "--shared" ]; then shared=1; shift; fi
 version=${1:-3.13}
 log() { echo "python_version: $*" >&2; }
-works() { "$1" -c "import ssl, sqlite3, ctypes, lzma, bz2, zlib, venv" 2>/dev/null; }
+modules="import ssl, sqlite3, ctypes, lzma, bz2, zlib, venv"
+as_nobody() { (cd / && setpriv --reuid=65534 --regid=65534 --clear-groups "$@"); }
+works() {
+  "$1" -c "$modules" 2>/dev/null || return 1
+  if [ "$shared" = 1 ] && [ "$(id -u)" -eq 0 ]; then as_nobody "$1" -c "$modules" 2>/dev/null; fi
+}
 
 candidates=()
 command -v "python$version" >/dev/null && candidates+=("$(command -v "python$version")")
@@ -22,6 +34,10 @@ for found in "$HOME"/.pyenv/versions/"$version".*/bin/python3; do
   [ -x "$found" ] && candidates+=("$found")
 done
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/adkcourse/python-$version
+if [ "$shared" = 1 ] && [ "$(id -u)" -eq 0 ]; then
+  command -v setpriv >/dev/null || { log "--shared needs setpriv (util-linux)"; exit 1; }
+  cache=/opt/adkcourse/python-$version
+fi
 candidates+=("$cache/bin/python3")
 for candidate in "${candidates[@]}"; do
   if [ -x "$candidate" ] && works "$candidate"; then echo "$candidate"; exit 0; fi
@@ -54,6 +70,7 @@ curl -fsS --retry 3 -o "$index/source.tar.xz" "$archive/$tarball"
 tar -xJf "$index/source.tar.xz" -C "$index"
 source_dir=$(find "$index" -mindepth 1 -maxdepth 1 -type d -name 'Python-*' | head -1)
 [ -n "$source_dir" ] || source_dir=$(find "$index" -mindepth 1 -maxdepth 1 -type d | head -1)
+mkdir -p "$cache" && chmod 755 "$(dirname "$cache")" "$cache"
 log "configuring and compiling $(basename "$source_dir") (make -j$(nproc); about 5 minutes)"
 (cd "$source_dir" && ./configure --prefix="$cache" --without-ensurepip >"$index/build.log" 2>&1 \
   && make -j"$(nproc)" >>"$index/build.log" 2>&1 && make install >>"$index/build.log" 2>&1) || {
