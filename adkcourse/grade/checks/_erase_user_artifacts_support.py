@@ -280,13 +280,7 @@ def read_strays(folder: Path) -> list[list[str]]:
     entries = json.loads(data.decode("utf-8", "surrogatepass"))
   except (OSError, ValueError, RecursionError):
     entries = []
-  try:
-    if path.is_dir() and not path.is_symlink():
-      remove_tree(path)
-    else:
-      path.unlink()
-  except OSError:
-    pass
+  remove_tree(path)  # whatever is there: a file, a link, a folder of any depth
   if not isinstance(entries, list):
     return []
   return [entry for entry in entries[:1000]

@@ -241,13 +241,7 @@ def record(folder: Path, stage: str, value: Any) -> None:
   record, a link or a folder in its place, is replaced)."""
   path = census_path(folder)
   held = read_record(folder) or {}
-  try:
-    if path.is_dir() and not path.is_symlink():
-      remove_tree(path)
-    else:
-      path.unlink()
-  except OSError:
-    pass
+  remove_tree(path)  # whatever is there: a file, a link, a folder of any depth
   held[stage] = value
   path.write_text(json.dumps(held), encoding="utf-8")
 
