@@ -84,6 +84,7 @@ def test_a_lesson_opens_with_its_outcomes_and_ends_with_quiz_and_checklist(lesso
   text = "\n".join(c.source for c in cells if c.cell_type == "markdown")
   assert re.search(r"key points", text, re.IGNORECASE), "key points at the end"
   assert "I can" in text, 'an "I can" checklist'
+  assert f'show_checklist("{lesson.stem}")' in code, 'the "I can" boxes can be ticked'
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)

@@ -79,8 +79,10 @@ def test_lesson_has_the_course_shape(path):
   markdown = "\n".join(_source(c) for c in cells if c["cell_type"] == "markdown")
   assert re.search(r"^#+ Key points", markdown, re.MULTILINE), f"{path.name}: no key points"
   assert re.search(r"^#+ I can", markdown, re.MULTILINE), f"{path.name}: no 'I can' list"
-  assert "- [ ]" in markdown.split("I can", 1)[1], f"{path.name}: the 'I can' list has no boxes"
+  assert re.search(r"<!-- i-can\n- ", markdown.split("I can", 1)[1]), \
+      f"{path.name}: the 'I can' items belong in a `<!-- i-can` comment (adkcourse/quiz/checklist.py)"
   code = "\n".join(_source(c) for c in cells if c["cell_type"] == "code")
   assert "show_quiz(" in code, f"{path.name}: no quiz"
+  assert "show_checklist(" in code, f"{path.name}: the 'I can' boxes cannot be ticked"
   assert "assert " in code, f"{path.name}: claims must be checked by asserts"
   assert "asyncio.run(" not in code, f"{path.name}: use top-level await in notebooks"

@@ -370,7 +370,8 @@ def _committed_quiz_outputs() -> list[tuple[str, dict[str, str]]]:
         continue
       for output in cell.get("outputs", []):
         data = output.get("data", {})
-        if "text/plain" in data:
+        if "text/plain" in data and "".join(data["text/html"]).startswith(
+            '<div class="adkcourse-quiz">'):  # not the "I can" checklist the cell also shows
           found.append((match.group(1), {mime: "".join(data[mime])
                                          for mime in ("text/plain", "text/html")}))
   return found

@@ -175,6 +175,8 @@ def lesson_findings(lang: str, lesson: str, notebooks_dir: Path = NOTEBOOKS_DIR,
                               "was edited by hand; run `python -m adkcourse.i18n accept "
                               f"{lang} {lesson} {cell_id}` once `text` translates the current "
                               "English", entry.line))
+    elif (problem := checklist_problem(source, entry.text, "`text`")) is not None:
+      findings.append(Finding(lang, file, cell_id, "invalid", problem, entry.line))
   for cell_id, entry in entries.items():
     if cell_id not in cells:
       findings.append(Finding(lang, file, cell_id, "orphan", "no markdown cell has this id in "
@@ -334,7 +336,8 @@ _QUIZ_CALL = re.compile(r"^\s*(?:\w+\s*=\s*)?show_quiz\(\s*[\"']([^\"']+)[\"']",
 
 def _quiz_outputs(cell: Any, lang: str, render: QuizRenderer) -> None:
   """The quiz cell's fallback in ``lang``: only for a cell whose statement is one
-  ``show_quiz("bank")`` call (a comment or a string that mentions it is not one)."""
+  ``show_quiz("bank")`` call (a comment or a string that mentions it is not one). The cell's
+  checklist output, when it also shows one, is left to ``_checklist_outputs``."""
   calls = _QUIZ_CALL.findall(_source(cell))
   if len(calls) != 1:
     return
@@ -342,9 +345,62 @@ def _quiz_outputs(cell: Any, lang: str, render: QuizRenderer) -> None:
   rendered = render(match, lang)
   for output in cell.get("outputs", []):
     data = output.get("data", {})
+    if _is_checklist_output(data):
+      continue
     for mime, text in rendered.items():
       if mime in data:
         data[mime] = text
+
+
+_CHECKLIST_CALL = re.compile(r"^\s*(?:\w+\s*=\s*)?show_checklist\(\s*[\"']([^\"']+)[\"']",
+                             re.MULTILINE)
+_CHECKLIST_HTML = '<div class="adkcourse-checklist">'
+"""How a checklist's HTML fallback begins (``adkcourse.quiz.checklist.HTML_START``)."""
+
+
+def _is_checklist_output(data: Any) -> bool:
+  text = data.get("text/html", "")
+  return ("".join(text) if isinstance(text, list) else text).startswith(_CHECKLIST_HTML)
+
+
+def _checklist_outputs(cell: Any, lang: str, items: Callable[[], list[str]]) -> None:
+  """The checklist's fallback in ``lang`` (its items as the ``lang`` notebook's markdown lists
+  them, ``items()``): only for a cell with one ``show_checklist("lesson")`` call."""
+  if len(_CHECKLIST_CALL.findall(_source(cell))) != 1:
+    return
+  from adkcourse.quiz.checklist import ChecklistError, fallback_data
+
+  try:
+    rendered = fallback_data(items(), lang)
+  except ChecklistError:  # a broken translated comment: `check` reports it (lesson_findings)
+    return
+  for output in cell.get("outputs", []):
+    data = output.get("data", {})
+    if _is_checklist_output(data):
+      for mime, text in rendered.items():
+        if mime in data:
+          data[mime] = text
+
+
+def checklist_problem(english: str, text: str, where: str) -> Optional[str]:
+  """Why the translated cell ``text`` cannot show the checklist its English cell has (no, or a
+  malformed, ``<!-- i-can`` comment, or another number of items), or None."""
+  if "<!-- i-can" not in english:
+    return None
+  from adkcourse.quiz.checklist import ChecklistError, parse_items
+
+  try:
+    wanted = len(parse_items([english], "the English cell"))
+  except ChecklistError:  # the English lesson's own problem: its tests and show_checklist say so
+    return None
+  try:
+    found = len(parse_items([text], where))
+  except ChecklistError as error:
+    return str(error)
+  if found != wanted:
+    return (f"{where}: the `<!-- i-can` comment has {found} items, the English one {wanted}: "
+            "translate each item, no more, no fewer")
+  return None
 
 
 def _timeline_outputs(cell: Any, lang: str) -> None:
@@ -366,8 +422,9 @@ def translated_notebook(lang: str, lesson: str, *, render: QuizRenderer,
                         root: Path = TRANSLATIONS_DIR) -> Any:
   """The ``lang`` notebook of ``lesson``: current translations in place of the English markdown
   (a cell without a current translation stays English, and ``check`` fails on it), code cells
-  and outputs copied, the quiz cell's fallback output rendered in ``lang``, and every timeline
-  picture that follows the notebook's language drawn again in ``lang``."""
+  and outputs copied, the quiz's and the "I can" checklist's fallback outputs rendered in
+  ``lang``, and every timeline picture that follows the notebook's language drawn again in
+  ``lang``."""
   english, _ = english_cells(lesson, notebooks_dir)
   entries, _ = load(translation_path(lang, lesson, root), lang)
   siblings = set(lesson_names(notebooks_dir))
@@ -380,8 +437,15 @@ def translated_notebook(lang: str, lesson: str, *, render: QuizRenderer,
         cell.source = relink(entry.text.rstrip("\n"), siblings)
       else:
         cell.source = relink(source, siblings)
-    elif cell.cell_type == "code":
+
+  def checklist_items() -> list[str]:  # from the translated markdown, as the kernel reads it
+    from adkcourse.quiz.checklist import notebook_items
+    return notebook_items(notebook, shown_path(translation_path(lang, lesson, root)))
+
+  for cell in notebook.cells:
+    if cell.cell_type == "code":
       _quiz_outputs(cell, lang, render)
+      _checklist_outputs(cell, lang, checklist_items)
       _timeline_outputs(cell, lang)
   notebook.metadata["adkcourse"] = {"language": lang, "source": f"../{lesson}.ipynb",
                                     "generated_by": "python -m adkcourse.i18n generate"}

@@ -11,6 +11,9 @@ graded attempt is stored as ``user:`` state in ``$ADKCOURSE_HOME/progress.db`` t
 The quiz speaks the notebook's language: run in ``notebooks/fr/`` it is French
 (``language.py``), questions and the widget's own words (``messages.py``) alike.
 
+``show_checklist("01_sessions_events_state")`` shows the lesson's "I can…" items as boxes to
+tick, read from the lesson's markdown and saved in the same progress file (``checklist.py``).
+
 From a shell: ``python -m adkcourse.quiz check|extract|export|analytics`` (docs/quizzes.md).
 """
 
@@ -20,16 +23,17 @@ from pathlib import Path
 from typing import Any, Optional, Union
 
 from .bank import Bank, BankError, Problem, check_file, load_bank, resolve_bank
+from .checklist import Checklist, ChecklistError, show_checklist
 from .language import resolve_language
 from .model import MultipleChoice, NumericQuestion, Question, SingleChoice, TextQuestion
 from .progress import ProgressStore, default_user_id, progress_frame, progress_path
 from .widget import QuestionView, Quiz, in_ipython
 
 __all__ = [
-    "Bank", "BankError", "MultipleChoice", "NumericQuestion", "Problem", "ProgressStore",
+    "Bank", "BankError", "Checklist", "ChecklistError", "MultipleChoice", "NumericQuestion", "Problem", "ProgressStore",
     "Question", "QuestionView", "Quiz", "SingleChoice", "TextQuestion", "check_file",
     "default_user_id", "load_bank", "progress_frame", "progress_path", "resolve_language",
-    "show_question", "show_quiz",
+    "show_checklist", "show_question", "show_quiz",
 ]
 
 

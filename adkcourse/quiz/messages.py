@@ -275,6 +275,43 @@ MESSAGES: dict[str, dict[str, Text]] = {
                      "{count} réponses affichées (non comptées)"),
         "id": "{count} jawaban ditampilkan (tidak dihitung)",
     },
+    # -- a lesson's "I can" checklist (checklist.py) -------------------------------------------
+    "checklist_title": {
+        "en": "I can…",
+        "fr": "Je sais…",
+        "id": "Saya bisa…",
+    },
+    "checklist_count": {
+        "en": "{ticked} of {total}",
+        "fr": "{ticked} sur {total}",
+        "id": "{ticked} dari {total}",
+    },
+    "checklist_offline_note": {
+        "en": "Run this notebook in Jupyter to tick these: your ticks are saved to your progress "
+              "file.",
+        "fr": f"Exécutez ce notebook dans Jupyter pour les cocher{NBSP}: vos coches sont "
+              "enregistrées dans votre fichier de progression.",
+        "id": "Jalankan notebook ini di Jupyter untuk mencentangnya: centang Anda disimpan di file "
+              "progres.",
+    },
+    "checklist_restart_hint": {
+        "en": "Ticks not saved? After a kernel restart, run this cell again: your ticks so far "
+              "are kept.",
+        "fr": f"Les coches ne sont plus enregistrées{NBSP}? Après un redémarrage du noyau, "
+              f"exécutez de nouveau cette cellule{NBSP}: vos coches déjà faites sont conservées.",
+        "id": "Centang tidak tersimpan? Setelah kernel dimulai ulang, jalankan sel ini lagi: "
+              "centang Anda sejauh ini tetap tersimpan.",
+    },
+    "checklist_not_saved": {
+        "en": "Your tick was not saved to your progress file ({error}).",
+        "fr": "Votre coche n'a pas été enregistrée dans votre fichier de progression ({error}).",
+        "id": "Centang tidak tersimpan di file progres ({error}).",
+    },
+    "checklist_history_error": {
+        "en": "Earlier ticks could not be read ({error}).",
+        "fr": "Les coches précédentes n'ont pas pu être lues ({error}).",
+        "id": "Centang sebelumnya tidak dapat dibaca ({error}).",
+    },
     # -- how numbers and lists of answers are written ------------------------------------------
     "decimal_separator": {
         "en": ".",

@@ -13,6 +13,10 @@ state written through ADK's own ``SqliteSessionService``.
   delta into ``user_states`` atomically in SQL, but its stale-session check is not atomic, so
   two kernels appending at the same moment would silently lose one of two list updates (the
   tests reproduce it). New keys cannot overwrite each other.
+* The lessons' "I can" checklists (``checklist.py``) are stored the same way, in the same
+  session: each tick or untick is one new key, ``user:checklist:<lesson>:<item>:<id>``, holding
+  (time, lesson, item, ticked); the latest per item is its state. ``<item>`` is the fingerprint
+  of the English item text, so a tick survives a change of language.
 
 Why a background thread: a widget's button callback is synchronous, the session service is
 async, and inside a Jupyter kernel an event loop is already running in the main thread, so
@@ -40,6 +44,7 @@ SESSION_ID = "quiz-progress"
 HOME_VARIABLE = "ADKCOURSE_HOME"
 USER_VARIABLE = "ADKCOURSE_USER"
 KEY_PREFIX = "quiz:"
+CHECKLIST_PREFIX = "checklist:"
 COLUMNS = ["time", "bank", "question", "attempt", "response", "correct"]
 TIMEOUT_SECONDS = 30.0
 
@@ -70,6 +75,19 @@ def default_user_id() -> str:
 def state_key(bank: str, question_id: str, attempt_id: str) -> str:
   """The state key holding one attempt (with its ``user:`` prefix)."""
   return f"user:{KEY_PREFIX}{bank}:{question_id}:{attempt_id}"
+
+
+def tick_key(lesson: str, item: str, tick_id: str) -> str:
+  """The state key holding one tick or untick of a checklist item (with its ``user:`` prefix)."""
+  return f"user:{CHECKLIST_PREFIX}{lesson}:{item}:{tick_id}"
+
+
+def _tick_rows(state: dict[str, Any]) -> list[dict[str, Any]]:
+  """Ticks and unticks found in a state dict (keys with or without ``user:``), oldest first."""
+  rows = [dict(value) for key, value in state.items()
+          if key.removeprefix("user:").startswith(CHECKLIST_PREFIX) and isinstance(value, dict)]
+  rows.sort(key=lambda r: (str(r.get("time")), str(r.get("lesson")), str(r.get("item"))))
+  return rows
 
 
 def _attempt_rows(state: dict[str, Any]) -> list[dict[str, Any]]:
@@ -140,9 +158,10 @@ class ProgressStore:
       self._service = SqliteSessionService(str(self.path))
     return self._service
 
-  async def arecord(self, user_id: str, bank: str, question_id: str, response: Any,
-                    correct: bool) -> dict[str, Any]:
-    """Append one attempt; returns it with its ``attempt`` number (counting earlier runs)."""
+  async def _aappend(self, user_id: str, key: str, record: dict[str, Any], author: str,
+                     what: str) -> Any:
+    """Append one event whose ``state_delta`` adds ``key`` (a new key: nothing is overwritten);
+    returns the session, its state updated."""
     from google.adk.errors import StaleSessionError
     from google.adk.errors.already_exists_error import AlreadyExistsError
     from google.adk.events import Event, EventActions
@@ -159,20 +178,36 @@ class ProgressStore:
                                                  session_id=SESSION_ID)
         except AlreadyExistsError:  # another kernel of the same student created it just now
           continue
-      record = {"time": datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
-                "bank": bank, "question": question_id, "response": response,
-                "correct": bool(correct)}
-      key = state_key(bank, question_id, uuid.uuid4().hex[:12])
-      event = Event(author="quiz", invocation_id=f"quiz-{uuid.uuid4().hex[:12]}",
+      event = Event(author=author, invocation_id=f"{author}-{uuid.uuid4().hex[:12]}",
                     actions=EventActions(state_delta={key: record}))
       try:
         await service.append_event(session, event)
       except StaleSessionError:  # another notebook of this student wrote in between: re-read
         continue
-      earlier = [r for r in _attempt_rows(session.state)
-                 if (r["bank"], r["question"]) == (bank, question_id)]
-      return {**record, "attempt": len(earlier)}
-    raise RuntimeError(f"could not store the attempt in {self.path}: the session kept changing")
+      return session
+    raise RuntimeError(f"could not store the {what} in {self.path}: the session kept changing")
+
+  async def arecord(self, user_id: str, bank: str, question_id: str, response: Any,
+                    correct: bool) -> dict[str, Any]:
+    """Append one attempt; returns it with its ``attempt`` number (counting earlier runs)."""
+    record = {"time": datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
+              "bank": bank, "question": question_id, "response": response,
+              "correct": bool(correct)}
+    key = state_key(bank, question_id, uuid.uuid4().hex[:12])
+    session = await self._aappend(user_id, key, record, "quiz", "attempt")
+    earlier = [r for r in _attempt_rows(session.state)
+               if (r["bank"], r["question"]) == (bank, question_id)]
+    return {**record, "attempt": len(earlier)}
+
+  async def arecord_tick(self, user_id: str, lesson: str, item: str,
+                         ticked: bool) -> dict[str, Any]:
+    """Append one tick (``ticked``) or untick of the checklist item ``item`` (its fingerprint)
+    of ``lesson``; returns what was stored. Times have microseconds: the latest one wins."""
+    record = {"time": datetime.now(timezone.utc).isoformat(timespec="microseconds"),
+              "lesson": lesson, "item": item, "ticked": bool(ticked)}
+    await self._aappend(user_id, tick_key(lesson, item, uuid.uuid4().hex[:12]), record,
+                        "checklist", "tick")
+    return record
 
   async def ahistory(self, user_id: str) -> list[dict[str, Any]]:
     """Every stored attempt of ``user_id``, oldest first; empty when nothing was stored yet."""
@@ -180,6 +215,21 @@ class ProgressStore:
       return []
     state = await self._session_service().get_user_state(app_name=APP_NAME, user_id=user_id)
     return _attempt_rows(state)
+
+  async def aticks(self, user_id: str, lesson: str) -> dict[str, bool]:
+    """Each checklist item of ``lesson`` that was ever ticked or unticked (by fingerprint), and
+    whether it is ticked now (its latest change)."""
+    if not self.path.exists():
+      return {}
+    state = await self._session_service().get_user_state(app_name=APP_NAME, user_id=user_id)
+    return {str(row.get("item")): bool(row.get("ticked")) for row in _tick_rows(state)
+            if row.get("lesson") == lesson}
+
+  def record_tick(self, user_id: str, lesson: str, item: str, ticked: bool) -> dict[str, Any]:
+    return background_loop().run(self.arecord_tick(user_id, lesson, item, ticked))
+
+  def ticks(self, user_id: str, lesson: str) -> dict[str, bool]:
+    return background_loop().run(self.aticks(user_id, lesson))
 
   def record(self, user_id: str, bank: str, question_id: str, response: Any,
              correct: bool) -> dict[str, Any]:
