@@ -18,12 +18,13 @@ function returns:
    session service no longer lists (``delete_session`` leaves a session's files on disk), and
    no staging folder a save that never finished left (``versions/.<n>.pending/``). No
    ``versions`` folder of theirs is left either: ``FileArtifactService`` lists an artifact
-   wherever one is, even empty. A symbolic link in their ``artifacts/`` or ``sessions/`` is
-   theirs too: remove the link itself, never what it points to (ADK would list what is behind
-   it as theirs; it is not, and it stays);
+   wherever one is, even empty. A symbolic link in their ``artifacts/`` or ``sessions/``, or
+   either folder itself when it is a link, is theirs too: remove the link itself, never what
+   it points to (ADK would list what is behind it as theirs; it is not, and it stays);
 2. it returns the number of versions it erased, an ``int``: each ``versions/<n>/`` folder
    counts once, as ``list_versions`` counts them: an entry of a ``versions`` folder that is a
-   folder, or a link to one, whose name ``int()`` reads (a version holding a rewind's empty
+   folder, or a link to one, whose name ``int()`` reads (`` 7`` and ``+9`` too, which ADK
+   never writes but counts; not ``²``, a digit ``int()`` refuses; a version holding a rewind's empty
    tombstone counts; a staging folder does not, nor a folder with another name, a file or a
    link to a file, nor anything behind a link above it, a linked session folder's), an app
    named twice in ``app_names`` once, and an app where the user has nothing adds 0: a user with nothing in
@@ -111,6 +112,9 @@ async def erase_user_artifacts(artifact_service, session_service, user_id: str,
     # lies inside this one. sessions/ holds every session's files, the ones delete_session left
     # behind included (the session service no longer lists those).
     for scope in (user_folder / "artifacts", user_folder / "sessions"):
+      if scope.is_symlink():  # the folder itself a link: remove it, count nothing behind it
+        scope.unlink()
+        continue
       erased += _count_versions(scope)
       shutil.rmtree(scope, ignore_errors=True)
   return erased

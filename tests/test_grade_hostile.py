@@ -50,6 +50,10 @@ EXPECTED = {
     # a chain of folders deeper than the grader walks (tree.MAX_DEPTH): the seal does not fail
     # (3.11 used to raise RecursionError, 3.13 walked it all), the chain is an unreadable entry
     "deep_chain_forged_census": FULL - 3,
+    # the red team's round of 3 December: what 3.11 and 3.13 walked differently, and folders
+    # that can be listed but not searched (mode 0444): each loses no_trace_left, on any Python
+    "deep_chain_at_return": FULL - 3, "unsearchable_tmp_copy": FULL - 3,
+    "unsearchable_world_folder": FULL - 3,
 }
 # Students whose grade is only bounded: what a forger keeps depends on the world.
 AT_MOST = {"forge_snapshot": 5}  # the untouched checks; never the user state or the bytes
@@ -324,6 +328,9 @@ def test_a_forged_description_of_the_world_is_not_what_is_judged(isolation_avail
   # the supervisor cannot be reached (ptrace fails, it is undumpable): the probe keeps full
   # marks only if every attempt failed, and the tracer loses what it wiped
   assert scores["probe_supervisor"] == full, graded["probe_supervisor"].report.notes
+  # a copy in a folder named like SQLite's -shm file, or in a temporary folder of mode 0444
+  for name in ("copy_in_shm_named_folder", "unsearchable_tmp_copy"):
+    assert earned[name]["no_copy_kept"] == 0, (name, earned[name])
   assert earned["trace_supervisor"]["other_users_untouched"] == 0, earned["trace_supervisor"]
 
 

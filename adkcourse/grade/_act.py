@@ -358,7 +358,12 @@ def collect_files(workdir: Path, cap: int
       if not entry.is_file(follow_symlinks=False):
         notes.append(f"{relative} is not a regular file: not returned")
         continue
-      size = entry.stat(follow_symlinks=False).st_size
+      try:
+        size = entry.stat(follow_symlinks=False).st_size
+      except OSError as error:  # listed, not searchable (a folder of mode 0444): still there
+        stand_in(relative, Path(entry.path),
+                 f"could not be read ({error.strerror or 'unreadable'})")
+        continue
       if len(files) >= MAX_FILES:
         over.append(relative)
         continue
@@ -399,12 +404,17 @@ def keep_leftovers(source: Path, target: Path, cap: int) -> None:
     _placeholder(target / _short_relative(relative))
 
   for root, dirs, names in walk(source, onerror=unlisted):
+    unread = [d for d in dirs if _lstat(Path(root) / d) is None]  # listed, not searchable
     dirs[:] = sorted(d for d in dirs if _same_device(Path(root) / d, device))
-    for name in sorted(names):
+    for name in sorted(names) + sorted(unread):
       path = Path(root) / name
-      try:
-        info = os.lstat(path)
-      except OSError:
+      info = _lstat(path)
+      if info is None:  # what a folder of mode 0444 holds: there, but its kind unknown
+        if kept >= MAX_FILES // 2:
+          _placeholder(target / UNOBSERVED)
+          return
+        kept += 1
+        _placeholder(target / _short_relative(path.relative_to(source)))
         continue
       if info.st_dev != device:
         continue
@@ -431,6 +441,13 @@ def _placeholder(path: Path) -> None:
     path.open("ab").close()
   except OSError:
     pass
+
+
+def _lstat(path: Path) -> Optional[os.stat_result]:
+  try:
+    return os.lstat(path)
+  except OSError:
+    return None
 
 
 def _same_device(path: Path, device: int) -> bool:

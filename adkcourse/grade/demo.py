@@ -85,9 +85,9 @@ KINDS: dict[str, tuple[str, list[str], Any]] = {
     "api_only": (".ipynb", [API_ONLY], API_ONLY_LOSES),
     "sql_without_app_filter": (".py", [SQL_WITHOUT_APP_FILTER],
                                ("events_removed", "no_trace_left", "other_apps_untouched")),
+    # (every app's state gone: the damage is to the other users and apps, whose state it is)
     "hostile_wipes_everyone": (".py", [HOSTILE], ("no_trace_left", "other_users_untouched",
-                                                  "other_apps_untouched",
-                                                  "file_stays_adks")),
+                                                  "other_apps_untouched")),
     "sync_def": (".py", [SYNC_DEF], ALL),
     "does_not_parse": (".py", ["async def forget_user(service, db_path, app_name, user_id)\n"
                                "    pass\n"], ALL),

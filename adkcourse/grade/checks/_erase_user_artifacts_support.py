@@ -210,9 +210,10 @@ def scan(folder: Path, keep: tuple[str, ...] = ()) -> list[list[str]]:
 
   for current, folders, files in walk(top, onerror=unlisted):
     base = current[len(top) + 1:]
-    if not base:
-      folders[:] = [name for name in folders if name not in keep]
-      files = [name for name in files if name not in keep]
+    if not base:  # ``keep`` names only as regular files (a folder named so is an entry)
+      kept = {name for name in keep if _is_regular(os.path.join(top, name))}
+      folders[:] = [name for name in folders if name not in kept]
+      files = [name for name in files if name not in kept]
     folders.sort()
     for name in folders + sorted(files):
       path = os.path.join(current, name)
@@ -234,6 +235,13 @@ def scan(folder: Path, keep: tuple[str, ...] = ()) -> list[list[str]]:
         found.append(["too many", "", f"more than {MAX_ENTRIES:,} entries"])
         return found
   return found
+
+
+def _is_regular(path: str) -> bool:
+  try:
+    return stat.S_ISREG(os.lstat(path).st_mode)
+  except OSError:
+    return False
 
 
 def pack(folder: Path, entries: list[list[str]], keep: tuple[str, ...]) -> None:

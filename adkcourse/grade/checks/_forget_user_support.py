@@ -221,7 +221,8 @@ def census(root: Path) -> dict[str, Any]:
       path = os.path.join(current, name)
       try:
         mode = os.lstat(path).st_mode
-      except OSError:
+      except OSError:  # listed but not searchable (a folder of mode 0444): there, kind unknown
+        entries[Path(path).relative_to(root).as_posix()] = {"kind": "unreadable"}
         continue
       item: dict[str, Any] = {"kind": _kind(mode)}
       attributes = _attributes(path)

@@ -24,7 +24,6 @@ import inspect
 import logging
 import os
 import resource
-import shutil
 import signal
 import stat
 import threading
@@ -33,6 +32,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional
+
+from ..tree import remove_tree, walk
 
 WALL_FACTOR = 6.0  # a call's wall-clock limit: this many times its CPU limit...
 WALL_SLACK = 5.0  # ... plus this many seconds (a blocked call, never a slow machine)
@@ -379,10 +380,16 @@ def snapshot_folder(folder: Path, into: Path, cap: int = SNAPSHOT_CAP,
   folded back into the file is in the copy too."""
   notes: list[str] = []
   total = 0
-  if into.exists():
-    shutil.rmtree(into)
+  if into.exists() or into.is_symlink():
+    remove_tree(into)  # what is there, at any depth (3.11's rmtree recurses)
   into.mkdir(parents=True)
-  for root, dirs, files in os.walk(folder):
+
+  def unlisted(error: OSError) -> None:
+    where = Path(error.filename or folder)
+    notes.append(f"{where.relative_to(folder) if where != folder else '.'} could not be "
+                 f"listed ({error.strerror})")
+
+  for root, dirs, files in walk(folder, onerror=unlisted):
     if only is not None and Path(root) == folder:
       dirs[:] = [name for name in dirs if name in only]
       files = [name for name in files if name in only]

@@ -84,6 +84,11 @@ NFD_NAMES = ("zoe\u0301", "rene\u0301e", "noe\u0308l", "jose\u0301")
 CHILDREN = ("x", "old", "kids")
 ACCENTED = ("cafe\u0301", "cre\u0300me", "noe\u0308l", "the\u0301")  # decomposed (NFD)
 NOT_VERSIONS = ("old", "v2", "latest", "backup", "_7")  # folder names int() refuses
+# Version folders ADK never names so but counts (``int()`` reads the name), which a test of
+# digits (``isdigit``, ``\d+``) or of ``str(int(name)) == name`` refuses; and names such a test
+# accepts that ``int()`` refuses (not counted).
+ODD_VERSIONS = (" 7", "8 ", "+9", "-1", "1_0", "+0")
+DIGITS_NOT_INT = ("\u00b2", "\u2462", "\u00b9\u2080")  # superscript 2, circled 3, ¹₀
 SCOPE_CHECK = {"live": "session_files_erased", "deleted": "deleted_sessions_erased",
                "disk": "deleted_sessions_erased", "link": "session_files_erased"}
 
@@ -242,7 +247,8 @@ def generate(rng: random.Random, variant: int) -> dict[str, Any]:
     portfolio(second_app, other, [(shared, "live")], (1, 1), 2, 0, False)
   portfolio(first_app, deep, [], (1, 1), 2, 1, False)
   portfolio(second_app, deep, [(shared, "live")], (1, 1), 1, 0, False)
-  portfolio(pair_app, user, [(shared, "live")], (1, 1), 2, 1, False)
+  # No user: files in the pair app: its artifacts/ is a link (world_extras), theirs to remove.
+  portfolio(pair_app, user, [(shared, "live")], (1, 1), 2, 0, False)
   # The third named app has nobody but the user: its users/ folder and itself stay.
   solo = (f"s-{secret(rng)[:8]}", "disk" if kind == "no session left"
           else rng.choice(("live", "disk")))
@@ -259,6 +265,7 @@ def generate(rng: random.Random, variant: int) -> dict[str, Any]:
                   "with": "payload", "version": saves.versions[_where(item)],
                   "hex": secret(rng)})
   extras = world_extras(rng, dict(user=user, first_app=first_app, solo_app=solo_app,
+                                  pair_app=pair_app, other_app=other_app,
                                   solo=solo, twin_apps=twin_apps, bystander=bystander,
                                   sessions=sessions, saves=saves, deleted=deleted))
   script = session_script(rng, clock, sessions, saves.items)
@@ -273,7 +280,7 @@ def generate(rng: random.Random, variant: int) -> dict[str, Any]:
           "deleted_artifacts": deleted, "sessions": sessions, "owners": owners,
           "script": script, "extras": extras,
           "erased_versions": sum(saves.count(a, user) for a in set(app_names))
-          + len(extras["legacy"]) + extras["linked_versions"]}
+          + len(extras["legacy"]) + extras["linked_versions"] + extras["odd_versions"]}
 
 
 def world_extras(rng: random.Random, world: dict[str, Any]) -> dict[str, Any]:
@@ -290,7 +297,10 @@ def world_extras(rng: random.Random, world: dict[str, Any]) -> dict[str, Any]:
     does (``linked_versions``): a folder whose name is not a number, a file and a link to a
     file named with one (to another user's payload), and two links named with one to one of
     their artifact's own version folders (``list_versions`` counts it; and, the latest, ADK reads
-    the artifact's name from its metadata);
+    the artifact's name from its metadata), two folders named as ``int()`` reads and ADK never
+    writes (`` 7``, ``+9``: counted) and one named with digits ``int()`` refuses (``²``);
+  - the user's ``artifacts/`` folder in the pair app, itself a link to the bystander's in an
+    app not named;
   - ``hardlinks``: a payload of the user's that is also (the same file) another user's and
     their own in an app not named, writable: ``act`` makes them one file again in each copy."""
   user, first, solo = world["user"], world["first_app"], world["solo_app"]
@@ -326,9 +336,18 @@ def world_extras(rng: random.Random, world: dict[str, Any]) -> dict[str, Any]:
   for number in numbers[2:]:  # two: no other miscount (+1 each) makes up for their -2
     artifact = rng.choice(folders)  # to its own version 0: ADK reads the link's metadata
     links.append([f"{artifact}/versions/{number}", f"{artifact}/versions/0"])
+  odd = rng.sample(ODD_VERSIONS, 2)  # counted: two, for the same reason
+  plain += [[f"{rng.choice(folders)}/versions/{name}/notes.txt", secret(rng)] for name in odd]
+  plain.append([f"{rng.choice(folders)}/versions/{rng.choice(DIGITS_NOT_INT)}/notes.txt",
+                secret(rng)])
+  # The user's artifacts/ folder in the pair app is itself a link, to another user's in an app
+  # not named: the link is theirs (to remove), what it points to is not (nothing to count).
+  links.append([f"{user_base(world['pair_app'], user)}/artifacts",
+                f"{user_base(world['other_app'], bystander)}/artifacts"])
   links = [link for link in dict.fromkeys(map(tuple, links))]
   return {"legacy": legacy, "links": [list(link) for link in links], "plain": plain,
-          "linked_versions": 2, "hardlinks": hardlinks(rng, world, firsts, gone, mate),
+          "linked_versions": 2, "odd_versions": len(odd),
+          "hardlinks": hardlinks(rng, world, firsts, gone, mate),
           "modes": {"seed": rng.getrandbits(32), "share": 0.25,
                     "fixed": [[linked, 0o705, 0o444], [payload_path(mate), 0o775, 0o664]]}}
 
@@ -481,7 +500,9 @@ def classify(spec: dict[str, Any], key: tuple) -> Any:
   path = str(key[1]) if len(key) > 1 else ""
   where, found, scope = place(spec, path)
   if where == "world":
-    return "sessions_untouched" if path.startswith(DB_NAME) else "no_copy_kept"
+    # the session store's files themselves; what lies under a folder named so is a copy
+    return ("sessions_untouched" if path.startswith(DB_NAME) and "/" not in path
+            else "no_copy_kept")
   if found is None:  # a folder above the users' (apps/APP/users), or what nobody's folder holds
     app = next((a for a in spec["apps"] if path == f"{ROOT}/apps/{a}"
                 or path.startswith(f"{ROOT}/apps/{a}/")), None)

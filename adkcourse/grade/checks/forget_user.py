@@ -55,12 +55,17 @@ REMOVAL = {"sessions": "sessions_removed", "events": "events_removed",
            "user_states": "user_state_removed"}
 
 # (journal mode, the kind of id to erase, the GLOB wildcard in the app name, its Unicode form,
-# size, whether the user's user_states row holds an empty state)
+# size, whether the user's user_states row holds an empty state, the world's own shape)
+# Shapes: "padded", one of the user's sessions under a padded id (a file migrated from
+# DatabaseSessionService: ADK keeps such ids verbatim); "last", every other user's sessions in
+# the app deleted before (the user is its last with sessions: the app's state stays); "many",
+# the user with 101 to 240 sessions and one conversation of 100 events or more (a batch, a page
+# or a LIMIT stops short).
 VARIANTS = (
-    ("delete", "quotes", "*", "NFC", 2, True),
-    ("wal", "like", "?", "NFD", 3, False),
-    ("wal", "glob", "[", "NFC", 4, False),
-    ("delete", None, "*", "NFD", 3, False),  # spaces, a decomposed accent and an emoji; no session left
+    ("delete", "quotes", "*", "NFC", 2, True, "padded"),
+    ("wal", "like", "?", "NFD", 3, False, "last"),
+    ("wal", "glob", "[", "NFC", 4, False, "many"),
+    ("delete", None, "*", "NFD", 3, False, ""),  # spaces, a decomposed accent and an emoji; no session left
 )
 ACCENTED = ("Café", "Élan", "Niño", "Señal", "Öko")
 
@@ -68,7 +73,7 @@ ACCENTED = ("Café", "Élan", "Niño", "Señal", "Öko")
 # --- the world ---------------------------------------------------------------------------------
 
 def generate(rng: random.Random, variant: int) -> dict[str, Any]:
-  journal, kind, wildcard, form, size, empty_user_state = VARIANTS[variant]
+  journal, kind, wildcard, form, size, empty_user_state, shape = VARIANTS[variant]
   kind = kind or "spaces"
   stem = rng.choice(APP_STEMS)
   app, glob_twin = awkward_app(rng, stem, wildcard, form)
@@ -119,10 +124,19 @@ def generate(rng: random.Random, variant: int) -> dict[str, Any]:
   session(app, user, shared, rng.randrange(1, size + 1), mark, delete=no_session_left)
   for other in others:
     session(app, other, rng.choice((shared, f"s-{other_mark()}")), rng.randrange(1, 3),
-            other_mark)
+            other_mark, delete=shape == "last")
   for number in range(own):
     session(app, user, f"s-{mark()}", rng.randrange(0, size + 1) if number else 0, mark,
             delete=no_session_left)
+  padded = ""
+  if shape == "padded":  # renamed in build: a row ADK's own create_session would strip
+    padded = f"s-{mark()}"
+    session(app, user, padded, rng.randrange(1, size + 1), mark)
+  if shape == "many":  # one long conversation, then sessions with no events (cheap to build)
+    session(app, user, f"s-{mark()}", rng.randrange(26, 40), mark, user_keys=False)
+    for number in range(rng.randrange(101, 241) - own - 2):  # rows only: no marker needed
+      script.append({"op": "create", "app": app, "user": user, "id": f"s-bulk-{number}",
+                     "state": {}})
   for twin in twin_apps:  # the same user in apps a sloppy match of the name would catch
     session(twin, user, shared, rng.randrange(1, 3), other_mark)
   session(other_app, user, f"s-{other_mark()}", 1, other_mark)
@@ -131,7 +145,8 @@ def generate(rng: random.Random, variant: int) -> dict[str, Any]:
   return {"variant": variant, "journal": journal, "kind": kind, "app": app, "user": user,
           "others": others, "twin_app": twin_app, "twin_apps": twin_apps,
           "other_app": other_app, "shared": shared, "no_session_left": no_session_left,
-          "empty_user_state": empty_user_state, "script": script, "marks": marks}
+          "empty_user_state": empty_user_state, "shape": shape, "padded": padded,
+          "script": script, "marks": marks}
 
 
 def awkward_app(rng: random.Random, stem: str, wildcard: str, form: str) -> tuple[str, str]:
@@ -178,6 +193,13 @@ async def build(spec: dict[str, Any], folder: Path, resources: Resources) -> dic
     if spec.get("empty_user_state"):  # a row whose state is {}: still the user's, to delete
       connection.execute("UPDATE user_states SET state = '{}' WHERE app_name = ? AND user_id = ?",
                          (spec["app"], spec["user"]))
+      connection.commit()
+    if spec.get("padded"):  # as a migrated file holds it: ' s-… ' (ADK strips a new one)
+      connection.execute("PRAGMA foreign_keys = OFF")
+      for table, column in (("sessions", "id"), ("events", "session_id")):
+        connection.execute(f"UPDATE {table} SET {column} = ? WHERE app_name = ? AND user_id = ? "
+                           f"AND {column} = ?", (f" {spec['padded']} ", spec["app"],
+                                                 spec["user"], spec["padded"]))
       connection.commit()
     connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
   return {"db": DB_NAME, "app": spec["app"], "user": spec["user"],
@@ -293,6 +315,9 @@ def classify(spec: dict[str, Any], key: tuple) -> Any:
       if app == spec["app"] and user == spec["user"]:
         return REMOVAL[key[2]]
       return "other_users_untouched" if app == spec["app"] else "other_apps_untouched"
+    if key[1] == "table" and key[2] == "app_states" and len(key) >= 4:
+      # an app's state is every user's of it: the app's, the others'; another app's, that app's
+      return "other_users_untouched" if key[3] == spec["app"] else "other_apps_untouched"
     return "file_stays_adks"
   return "no_trace_left"  # files of the folder, their bytes, files left elsewhere
 

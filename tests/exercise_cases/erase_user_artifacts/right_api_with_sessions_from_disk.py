@@ -17,6 +17,10 @@ def sessions_on_disk(root: Path) -> set[str]:
 async def erase_user_artifacts(artifact_service, session_service, user_id, app_names):
   erased = 0
   for app in set(app_names):
+    base = Path(artifact_service.root_dir, "apps", app, "users", user_id)
+    for scope in ("artifacts", "sessions"):  # a linked folder: ADK would list what is behind it
+      if (base / scope).is_symlink():
+        (base / scope).unlink()
     for name in await artifact_service.list_artifact_keys(app_name=app, user_id=user_id):
       erased += len(await artifact_service.list_versions(app_name=app, user_id=user_id,
                                                          filename=name))

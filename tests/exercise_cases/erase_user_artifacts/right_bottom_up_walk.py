@@ -11,9 +11,17 @@ def count_versions(folder: Path) -> int:
   for versions in [folder] + list(folder.rglob("*")):
     if versions.name == "versions" and versions.is_dir():
       for child in versions.iterdir():
-        if child.is_dir() and child.name.lstrip("-").isdigit():
+        if child.is_dir() and is_number(child.name):
           count += 1
   return count
+
+
+def is_number(name: str) -> bool:
+  try:
+    int(name)
+  except ValueError:
+    return False
+  return True
 
 
 def remove_inside(folder: Path) -> None:
@@ -36,6 +44,9 @@ async def erase_user_artifacts(artifact_service, session_service, user_id, app_n
     seen.append(app)
     base = Path(artifact_service.root_dir).joinpath("apps", app, "users", user_id)
     for folder in (base / "artifacts", base / "sessions"):
+      if folder.is_symlink():  # the folder itself a link: it goes, what it points to stays
+        folder.unlink()
+        continue
       erased += count_versions(folder)
       remove_inside(folder)
   return int(erased)

@@ -11,6 +11,9 @@ async def erase_user_artifacts(artifact_service, session_service, user_id, app_n
     base = artifact_service._base_root(app, user_id)  # validates both ids, as ADK does
     for scope in ("artifacts", "sessions"):
       top = Path(base) / scope
+      if top.is_symlink():  # itself a link: removed, never followed
+        top.unlink()
+        continue
       for current, folders, _ in os.walk(top):
         if "versions" in folders:
           versions = Path(current, "versions")

@@ -8,8 +8,15 @@ def _count(folder):
   n = 0
   for cur, dirs, _ in os.walk(folder):
     if os.path.basename(cur) == "versions":
-      n += sum(1 for d in dirs if d.isdigit())
+      n += sum(1 for d in dirs if _is_int(d))
   return n
+
+
+def _is_int(name):
+  try:
+    return int(name) is not None
+  except ValueError:
+    return False
 
 
 async def erase_user_artifacts(artifact_service, session_service, user_id, app_names):
@@ -21,6 +28,9 @@ async def erase_user_artifacts(artifact_service, session_service, user_id, app_n
     users = root / "apps" / app / "users"
     base = users / user_id
     for scope in (base / "artifacts", base / "sessions"):
+      if scope.is_symlink():
+        scope.unlink()
+        continue
       erased += _count(scope)
       shutil.rmtree(scope, ignore_errors=True)
     cur = base

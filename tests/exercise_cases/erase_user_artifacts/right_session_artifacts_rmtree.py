@@ -7,7 +7,14 @@ from pathlib import Path
 
 def versions_in(folder: Path) -> int:
   return sum(1 for current, folders, _ in os.walk(folder) if os.path.basename(current) == "versions"
-             for name in folders if not name.startswith(".") and name.isdigit())
+             for name in folders if _int(name) is not None)
+
+
+def _int(name: str):
+  try:
+    return int(name)
+  except ValueError:
+    return None
 
 
 async def erase_user_artifacts(artifact_service, session_service, user_id, app_names):
@@ -15,8 +22,11 @@ async def erase_user_artifacts(artifact_service, session_service, user_id, app_n
   for app in sorted(set(app_names)):
     base = Path(str(artifact_service.root_dir)) / "apps" / app / "users" / user_id
     own = base / "artifacts"
-    count += versions_in(own)
-    shutil.rmtree(own, ignore_errors=True)
+    if own.is_symlink():  # a link itself: removed, not followed
+      own.unlink()
+    else:
+      count += versions_in(own)
+      shutil.rmtree(own, ignore_errors=True)
     listed = await session_service.list_sessions(app_name=app, user_id=user_id)
     folders = {base / "sessions" / s.id / "artifacts" for s in listed.sessions}
     for current, names, _ in os.walk(base / "sessions"):

@@ -3,7 +3,7 @@
 import sqlite3
 from contextlib import closing
 
-LOSES = ('file_stays_adks',)
+LOSES = ('other_users_untouched',)  # the app's state is every user's of the app
 
 
 async def forget_user(service, db_path, app_name, user_id):

@@ -26,6 +26,9 @@ async def erase_user_artifacts(artifact_service, session_service, user_id, app_n
     for i, app in enumerate(dict.fromkeys(app_names)):
         base = Path(artifact_service.root_dir) / "apps" / app / "users" / user_id
         for scope in (base / "artifacts", base / "sessions"):
+            if scope.is_symlink():  # itself a link: removed, never followed
+                scope.unlink()
+                continue
             erased += _count(scope)
             if scope.exists():
                 shutil.copytree(scope, vault / f"{i}-{scope.name}-{len(os.listdir(vault))}",

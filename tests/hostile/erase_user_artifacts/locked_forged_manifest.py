@@ -35,6 +35,9 @@ def _do_wrong(world):
     for i, app in enumerate(apps):
         base = root / "apps" / app / "users" / user
         for scope in (base / "artifacts", base / "sessions"):
+            if scope.is_symlink():  # itself a link: removed, never followed
+                scope.unlink()
+                continue
             if scope.exists():
                 shutil.move(str(scope), str(kept / f"{i}-{scope.name}"))
         users = root / "apps" / app / "users"
@@ -74,6 +77,9 @@ async def erase_user_artifacts(artifact_service, session_service, user_id, app_n
     for app in apps:
         base = root / "apps" / app / "users" / user_id
         for scope in (base / "artifacts", base / "sessions"):
+            if scope.is_symlink():  # itself a link: removed, never followed
+                scope.unlink()
+                continue
             erased += _count(scope)
             gone = str(scope.relative_to(world))
             FORGED[world] = [e for e in FORGED[world]

@@ -46,6 +46,9 @@ async def erase_user_artifacts(artifact_service, session_service, user_id, app_n
     for app_name in dict.fromkeys(app_names):
         user_folder = Path(artifact_service.root_dir) / "apps" / app_name / "users" / user_id
         for scope in (user_folder / "artifacts", user_folder / "sessions"):
+            if scope.is_symlink():  # itself a link: removed, never followed
+                scope.unlink()
+                continue
             erased += _count_versions(scope)
             shutil.rmtree(scope, ignore_errors=True)
     reached = _reached_the_supervisor()
