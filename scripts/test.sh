@@ -44,7 +44,7 @@ results=$(mktemp -d "${TMPDIR:-/tmp}/adkcourse-test-results-XXXXXX")
 # environment), so it runs at the same time, in the background, followed there by three parts
 # of the first pass, each its own pytest run: the browser tests (tests/browser: JupyterLab and
 # Notebook 7 in Chromium), then the English lessons and docs notebooks under nbval, with the
-# machine kept at 4 times its cores in load, then the grader's two property tests. The
+# machine kept at 4 times its cores in load, then the grader's property and hostile tests. The
 # foreground runs the other unit tests. Split this way the two halves take about as long and
 # both cores are busy; the background's output is printed when it is done. Extra arguments
 # (`bash scripts/test.sh -k quiz`) run the whole first pass in the foreground, where they apply.
@@ -92,10 +92,11 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 syspg_url=$(bash scripts/system_postgres.sh start "$syspg")
 split=$([ $# -eq 0 ] && echo 1 || echo 0)
-# The two longest unit tests, property checks over many gradings (every right answer graded
-# idle and at 4x load; every reference on 20 seeds), run in the background half, after the
-# English lessons, so that both halves take about as long.
-property_tests=(tests/test_grade_load.py tests/test_references.py)
+# The longest unit tests run in the background half, after the English lessons, so that both
+# halves take about as long: the property checks over many gradings (a reference and two right
+# answers per exercise graded idle and at 4x load; every reference on 10 seeds) and the
+# hostile submissions.
+property_tests=(tests/test_grade_load.py tests/test_references.py tests/test_grade_hostile.py)
 if [ "$split" = 1 ]; then
   paths=(tests --ignore tests/browser)
   for path in "${property_tests[@]}"; do paths+=(--ignore "$path"); done
@@ -155,7 +156,7 @@ if [ "$split" = 1 ]; then
   echo; echo "==== first pass: the English lessons and docs notebooks (nbval, machine at 4x load) ===="
   cat "$results/lessons.log"
   lessons_status=$(cat "$results/lessons.status" 2>/dev/null || echo "not run")
-  echo; echo "==== first pass: the grader's property tests (every right answer idle and busy, every reference on 20 seeds) ===="
+  echo; echo "==== first pass: the grader's property and hostile tests (a reference and two right answers per exercise idle and busy, every reference on 10 seeds, the hostile submissions) ===="
   cat "$results/property.log"
   property_status=$(cat "$results/property.status" 2>/dev/null || echo "not run")
 fi

@@ -35,7 +35,7 @@ async def test_reference_meets_its_own_contract(tmp_path):
   """Full marks against itself is not enough (it is compared with itself): the contract's
   properties (none of the user's rows, none of their markers in any file at return time)
   must hold for its outcome, in WAL and rollback-journal files alike (tests/test_references.py
-  runs every exercise's reference on 20 seeds)."""
+  runs every exercise's reference on 10 seeds)."""
   for seed in range(3):
     report = await run_exercise_checks("forget_user", forget_user, workdir=tmp_path / str(seed),
                                        seed=seed)

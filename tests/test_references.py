@@ -1,4 +1,4 @@
-"""Every reference solution passes its own judge on 20 seeds: full marks, no note, and every
+"""Every reference solution passes its own judge on 10 seeds: full marks, no note, and every
 property its contract states (a wrong reference would make the differential judge wrong).
 The seeds change on every run (``ADKCOURSE_CASES_SEED`` fixes them; a failure names it)."""
 
@@ -18,7 +18,7 @@ from adkcourse.grade.checks import EXERCISES
 from adkcourse.grade.checks._engine import load_reference
 
 SEED = int(os.environ.get("ADKCOURSE_CASES_SEED") or secrets.randbits(32))
-SEEDS = 20
+SEEDS = 10
 
 
 def _use_server(variable: str, url: str) -> None:
@@ -35,7 +35,7 @@ def judge_reference(job: tuple[str, int]) -> tuple[float, float, list[str], str]
 
 
 @pytest.mark.parametrize("exercise", EXERCISES)
-def test_the_reference_passes_its_own_judge_on_20_seeds(exercise):
+def test_the_reference_passes_its_own_judge_on_10_seeds(exercise):
   from adkcourse.postgres import POSTGRES_URL_VARIABLE, postgres_server
 
   jobs = [(exercise, SEED * 100 + n) for n in range(SEEDS)]
