@@ -68,6 +68,23 @@ for path in sys.argv[1:]:
   for suite in suites:
     for key in totals:
       totals[key] += int(suite.get(key, 0))
+# Where the time went: each part's wall time and its ten slowest test files (from JUnit's
+# per-test times), so that a slow run says what made it slow.
+for path in sys.argv[1:]:
+  if not os.path.exists(path):
+    continue
+  try:
+    root = ET.parse(path).getroot()
+  except ET.ParseError:
+    continue
+  by_file = {}
+  for case in root.iter("testcase"):
+    name = case.get("file") or case.get("classname", "?").replace(".", "/")
+    by_file[name] = by_file.get(name, 0.0) + float(case.get("time", 0) or 0)
+  wall = sum(float(suite.get("time", 0) or 0) for suite in root.iter("testsuite"))
+  slowest = sorted(by_file.items(), key=lambda item: -item[1])[:10]
+  print(f"{os.path.basename(path)[:-4]}: {wall:.0f} s; slowest: "
+        + ", ".join(f"{name} {seconds:.0f}" for name, seconds in slowest))
 passed = totals["tests"] - totals["failures"] - totals["errors"] - totals["skipped"]
 print(f"whole suite (both passes, the browser and the property tests): {passed} passed, "
       f"{totals['failures'] + totals['errors']} failed, {totals['skipped']} skipped")
