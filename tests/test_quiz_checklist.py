@@ -69,7 +69,9 @@ def test_the_lesson_shows_its_checklist_by_the_i_can_cell(lesson):
   source = cells[index].source
   assert "## I can…" in source and "- [ ]" not in source
   sentence = source.split("## I can…", 1)[1].split("<!-- i-can", 1)[0].strip()
-  assert sentence.startswith("Tick them") and sentence.count(".") == 1, sentence
+  # one sentence, saying what to tick (the items themselves are hidden in the comment) and where
+  assert sentence.startswith("Tick what you can do, under the quiz;") and sentence.count(".") == 1, \
+      sentence
   shown = next(c for c in cells[index + 1:] if c.cell_type == "code")
   assert f'show_checklist("{lesson}")' in shown.source
   assert f'show_quiz("{lesson}")' in shown.source
@@ -93,7 +95,6 @@ def test_the_committed_output_is_the_checklist_in_the_notebooks_language(lesson,
   assert "".join(data["text/plain"]) == expected["text/plain"]
   assert "".join(data["text/html"]) == expected["text/html"]
   assert "application/vnd.jupyter.widget-view+json" in data
-  assert "☑" not in expected["text/plain"] and expected["text/plain"].count("☐") >= 4
 
 
 def test_the_translation_tools_know_the_checklists_output():
@@ -117,7 +118,11 @@ def test_items_may_go_on_over_indented_lines():
     (["<!-- i-can\n-a\n-->"], "line 1 of the `<!-- i-can` comment is not an item"),
     (["<!-- i-can\n- [ ] a\n-->"], "has a box"),
     (["<!-- i-can\n\n-->"], "has no items"),
-    (["<!-- i-can\n- \n-->"], "has no items"),
+    (["<!-- i-can\n- \n-->"], "line 1 of the `<!-- i-can` comment is an empty item"),
+    (["<!-- i-can\n- a\n-\n-->"], "line 2 of the `<!-- i-can` comment is an empty item"),
+    (["<!-- i-can\n- a\n  - b\n-->"], "line 2 of the `<!-- i-can` comment is an indented item"),
+    (["<!-- i-can - a - b -->"], "is on one line"),
+    (["## I can…\n<!-- i-can -->"], "is on one line"),
 ])
 def test_a_malformed_comment_is_a_clear_error(markdown, problem):
   with pytest.raises(ChecklistError, match=re.escape(problem)):
@@ -222,8 +227,39 @@ def test_an_edited_english_item_starts_unticked():
   french = ["brancher `SqliteSessionService` sur un `Runner`", "effacer les données"]
   assert Checklist("lesson", french, english, lang="fr", user_id="ann",
                    store=store).ticked == [True, True]
-  with pytest.raises(ChecklistError, match="1 items in fr but 2 in English"):
+  with pytest.raises(ChecklistError, match="^lesson: the checklist has 1 item in fr but 2 items "
+                     "in English"):
     Checklist("lesson", french[:1], english, lang="fr", store=store)
+  with pytest.raises(ChecklistError, match="^notebooks/fr/x.ipynb: the checklist has 3 items in fr"):
+    Checklist("lesson", french + ["encore"], english, lang="fr", where="notebooks/fr/x.ipynb")
+
+
+def test_a_translation_with_another_number_of_items_names_its_file(tmp_path, monkeypatch):
+  from adkcourse.quiz import checklist
+
+  folder = tmp_path / "notebooks"
+  (folder / "fr").mkdir(parents=True)
+  _notebook(folder / f"{LESSON}.ipynb", "## I can…\n\n<!-- i-can\n- a\n- b\n-->")
+  _notebook(folder / "fr" / f"{LESSON}.ipynb", "## Je sais…\n\n<!-- i-can\n- a\n-->")
+  monkeypatch.setattr(checklist, "NOTEBOOKS_DIR", folder)
+  with pytest.raises(ChecklistError, match=rf"^{re.escape(str(folder / 'fr' / LESSON))}\.ipynb: "
+                     "the checklist has 1 item in fr but 2 items in English"):
+    show_checklist(LESSON, lang="fr", save=False)
+
+
+def test_windows_line_ends_read_as_any_others():
+  assert parse_items(["## I can…\r\n\r\n<!-- i-can\r\n- a\r\n- b that\r\n  goes on\r\n-->"],
+                     "x") == ["a", "b that goes on"]
+
+
+@pytest.mark.parametrize("content", ['[1, 2]', '{"metadata": {}}', '{"cells": [1]}',
+                                     '{"cells": "text"}', '"cells"'])
+def test_a_json_file_that_is_not_a_notebook_is_named(tmp_path, content):
+  path = tmp_path / "99_lesson.ipynb"
+  path.write_text(content)
+  with pytest.raises(ChecklistError, match=rf"^{re.escape(str(path))}: (not a notebook|cell 1 is "
+                     "not a notebook cell)"):
+    read_items(path)
 
 
 def test_save_false_neither_reads_nor_stores(home):
@@ -281,3 +317,24 @@ def test_the_translation_check_names_a_broken_translated_checklist():
   assert "`text`: no `<!-- i-can` comment" in lesson_tr.checklist_problem(
       english, "## Je sais…\n\n- [ ] a\n- [ ] b", "`text`")
   assert lesson_tr.checklist_problem("## Key points", "## Points clés", "`text`") is None
+
+
+def test_a_quiz_cell_says_run_this_cell_again_once(monkeypatch, home):
+  """The quiz cell shows the quiz, then the checklist: one "after a kernel restart, run this cell
+  again" line between them, the quiz's; a checklist in a cell of its own keeps its line."""
+  import types
+
+  import IPython
+  from adkcourse.quiz import load_bank, widget
+
+  shell = types.SimpleNamespace(execution_count=41)
+  monkeypatch.setattr(IPython, "get_ipython", lambda: shell)
+  monkeypatch.setattr(widget, "_CELLS_WITH_A_RESTART_HINT", set())
+  bank = load_bank(ROOT / "quizzes" / f"{LESSON}.yaml")
+  quiz = widget.Quiz(bank.questions, name=bank.name, lang="en")
+  in_the_quiz_cell = Checklist(LESSON, ["a", "b"], lang="en")
+  shell.execution_count = 42
+  alone = Checklist(LESSON, ["a", "b"], lang="en")
+  assert quiz.restart_hint in quiz.widget.children
+  assert in_the_quiz_cell.restart_hint not in in_the_quiz_cell.widget.children
+  assert alone.restart_hint in alone.widget.children

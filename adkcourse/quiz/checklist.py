@@ -5,7 +5,7 @@ comment (hidden where the markdown is rendered, so the list is not shown twice):
 
     ## I can…
 
-    Tick them under the quiz; ticks and answers are saved to your progress file.
+    Tick what you can do, under the quiz; ticks are saved with your answers.
 
     <!-- i-can
     - create a session and list what it holds
@@ -45,7 +45,7 @@ from adkcourse.i18n import NOTEBOOKS_DIR, REPO_ROOT, SOURCE_LANGUAGE, source_has
 from .language import resolve_language
 from .messages import message, template
 from .progress import ProgressStore, default_user_id
-from .widget import CARD, MUTED, _Displayable, in_ipython, inline_markdown
+from .widget import CARD, MUTED, _Displayable, claim_restart_hint, in_ipython, inline_markdown
 
 CHECKLIST_CLASS = "adkcourse-checklist"
 ITEM_CLASS = "adkcourse-checklist-item"
@@ -58,6 +58,7 @@ by it, to draw it again in the notebook's language."""
 COMMENT = re.compile(r"<!--[ \t]*i-can[ \t]*\n(?P<body>.*?)-->", re.DOTALL)
 """The ``<!-- i-can`` comment that holds a lesson's items, one ``- item`` per line."""
 UNCLOSED = re.compile(r"<!--[ \t]*i-can\b")
+ONE_LINE = re.compile(r"<!--[ \t]*i-can\b[^\n]*-->")
 BOXES = ("☐", "☑")
 FORMAT_HINT = ("write the items in the \"I can…\" cell as `<!-- i-can`, then one `- item` per line "
                "(a longer item may go on over indented lines), then `-->`")
@@ -70,19 +71,25 @@ class ChecklistError(ValueError):
 def _shown(path: Union[str, Path]) -> str:
   """A path as a message names it: relative to the repository when it is inside."""
   path = Path(path)
-  try:
-    return str(path.resolve().relative_to(REPO_ROOT))
-  except ValueError:
-    return str(path)
+  for base, shown in ((REPO_ROOT, ""), (Path.home(), "~/")):
+    try:
+      return shown + str(path.resolve().relative_to(base.resolve()))
+    except (ValueError, OSError, RuntimeError):
+      continue
+  return str(path)
 
 
 def parse_items(markdown: Iterable[str], where: str) -> list[str]:
   """The items of the one ``<!-- i-can`` comment in ``markdown`` (the texts of a notebook's
   markdown cells), in order; a missing, repeated or malformed comment is a ``ChecklistError``
   naming ``where`` (the file)."""
-  texts = list(markdown)
+  texts = [text.replace("\r\n", "\n").replace("\r", "\n") for text in markdown]  # CRLF files
   found = [match for text in texts for match in COMMENT.finditer(text)]
   if not found:
+    one_line = [text for text in texts if ONE_LINE.search(text)]
+    if one_line:
+      raise ChecklistError(f"{where}: the `<!-- i-can` comment is on one line; the items go on "
+                           f"lines of their own ({FORMAT_HINT})")
     if any(UNCLOSED.search(text) for text in texts):
       raise ChecklistError(f"{where}: the `<!-- i-can` comment is not closed with `-->` "
                            f"({FORMAT_HINT})")
@@ -95,12 +102,19 @@ def parse_items(markdown: Iterable[str], where: str) -> list[str]:
   for number, line in enumerate(found[0].group("body").split("\n"), 1):
     if not line.strip():
       continue
+    if line.rstrip() == "-" or (line.startswith("- ") and not line[2:].strip()):
+      raise ChecklistError(f"{where}: line {number} of the `<!-- i-can` comment is an empty "
+                           f"item: write its text after `- `, or remove the line")
     if line.startswith("- "):
       text = line[2:].strip()
       if re.match(r"\[[ xX]?\]", text):
         raise ChecklistError(f"{where}: line {number} of the `<!-- i-can` comment has a box "
                              f"({line.strip()!r}): write `- item`, the widget draws the box")
       items.append(text)
+    elif line[0] in " \t" and line.lstrip().startswith("- "):
+      raise ChecklistError(f"{where}: line {number} of the `<!-- i-can` comment is an indented "
+                           f"item ({line.strip()[:60]!r}): items start at the beginning of the "
+                           "line, and a checklist has no sub-items")
     elif line[0] in " \t" and items:
       items[-1] = f"{items[-1]} {line.strip()}"
     else:
@@ -111,18 +125,27 @@ def parse_items(markdown: Iterable[str], where: str) -> list[str]:
   return items
 
 
-def _markdown_texts(notebook: Any) -> list[str]:
+def _markdown_texts(notebook: Any, where: str) -> list[str]:
+  cells = notebook.get("cells") if isinstance(notebook, dict) else None
+  if not isinstance(cells, list):
+    raise ChecklistError(f"{where}: not a notebook (no list of `cells`), so no checklist to show")
   texts = []
-  for cell in notebook["cells"]:
+  for number, cell in enumerate(cells, 1):
+    if not isinstance(cell, dict) or "cell_type" not in cell:
+      raise ChecklistError(f"{where}: cell {number} is not a notebook cell (no `cell_type`)")
     if cell["cell_type"] == "markdown":
-      source = cell["source"]
-      texts.append("".join(source) if isinstance(source, list) else source)
+      source = cell.get("source", "")
+      texts.append("".join(source) if isinstance(source, list) else str(source))
   return texts
 
 
 def notebook_items(notebook: Any, where: str) -> list[str]:
   """The checklist items of a notebook (a dict or ``nbformat`` node)."""
-  return parse_items(_markdown_texts(notebook), where)
+  return parse_items(_markdown_texts(notebook, where), where)
+
+
+def _items(count: int) -> str:
+  return f"{count} item" if count == 1 else f"{count} items"
 
 
 def notebook_path(lesson: str, lang: str = SOURCE_LANGUAGE,
@@ -198,11 +221,13 @@ class Checklist(_Displayable):
 
   def __init__(self, lesson: str, items: Sequence[str],
                english_items: Optional[Sequence[str]] = None, *, lang: Optional[str] = None,
-               user_id: Optional[str] = None, store: Optional[ProgressStore] = None):
+               user_id: Optional[str] = None, store: Optional[ProgressStore] = None,
+               where: Optional[str] = None, restart_hint: Optional[bool] = None):
     english = list(items if english_items is None else english_items)
     if len(english) != len(items):
-      raise ChecklistError(f"{lesson}: the checklist has {len(items)} items in {lang} but "
-                           f"{len(english)} in English: translate each item, no more, no fewer")
+      raise ChecklistError(f"{where or lesson}: the checklist has {_items(len(items))} in {lang} "
+                           f"but {_items(len(english))} in English: translate each item, no more, "
+                           "no fewer")
     self.lesson = lesson
     self.items = list(items)
     self.lang = lang
@@ -226,8 +251,11 @@ class Checklist(_Displayable):
     self.status.add_class(STATUS_CLASS)
     self.restart_hint = widgets.HTML(
         f'<small style="opacity: 0.75">{_html(message("checklist_restart_hint", lang))}</small>')
-    self.widget = widgets.VBox([self.header, *self.boxes, self.status, self.restart_hint],
-                               layout=CARD)
+    # One "run this cell again" line per cell: none here when the quiz above already says it.
+    if restart_hint is None:
+      restart_hint = claim_restart_hint()
+    self.widget = widgets.VBox([self.header, *self.boxes, self.status]
+                               + ([self.restart_hint] if restart_hint else []), layout=CARD)
     self.widget.add_class(CHECKLIST_CLASS)
     self._show_count()
     if self.history_error is not None:
@@ -240,7 +268,7 @@ class Checklist(_Displayable):
       return self.store.ticks(self.user_id, self.lesson)
     except Exception as error:  # noqa: BLE001 - the boxes must show even if the file is unreadable
       self.history_error = f"{type(error).__name__}: {error}"
-      warnings.warn(f"earlier ticks not read from {self.store.path}: {self.history_error}",
+      warnings.warn(f"earlier ticks not read from {_shown(self.store.path)}: {self.history_error}",
                     stacklevel=3)
       return {}
 
@@ -259,7 +287,7 @@ class Checklist(_Displayable):
     except Exception as error:  # noqa: BLE001 - ticking must work even if saving fails
       self.save_error = f"{type(error).__name__}: {error}"
       self.status.value = self._note("checklist_not_saved", self.save_error)
-      warnings.warn(f"tick not saved to {self.store.path}: {self.save_error}", stacklevel=2)
+      warnings.warn(f"tick not saved to {_shown(self.store.path)}: {self.save_error}", stacklevel=2)
 
   def _show_count(self) -> None:
     self.header.value = (f"<b>{_html(message('checklist_title', self.lang))}</b> &middot; "
@@ -302,7 +330,8 @@ def show_checklist(lesson: str, lang: Optional[str] = None, *, user_id: Optional
   items = read_items(notebook_path(lesson, lang))
   english = items if lang == SOURCE_LANGUAGE else read_items(notebook_path(lesson))
   checklist = Checklist(lesson, items, english, lang=lang, user_id=user_id,
-                        store=ProgressStore() if save else None)
+                        store=ProgressStore() if save else None,
+                        where=_shown(notebook_path(lesson, lang)))
   if in_ipython():
     from IPython.display import display
     display(checklist)

@@ -79,6 +79,27 @@ def in_ipython() -> bool:
   return get_ipython() is not None
 
 
+_CELLS_WITH_A_RESTART_HINT: set[int] = set()
+
+
+def claim_restart_hint() -> bool:
+  """Whether a widget made now should show its "after a kernel restart, run this cell again"
+  line: True for the first widget of a run of a cell, False for the next ones, so that a quiz
+  cell that also shows its checklist says it once. Outside IPython, always True."""
+  try:
+    from IPython import get_ipython
+  except ImportError:  # pragma: no cover
+    return True
+  shell = get_ipython()
+  if shell is None:
+    return True
+  cell = int(getattr(shell, "execution_count", 0) or 0)
+  if cell in _CELLS_WITH_A_RESTART_HINT:
+    return False
+  _CELLS_WITH_A_RESTART_HINT.add(cell)
+  return True
+
+
 class _Displayable:
   """Shows ``self.widget`` with the text and HTML fallbacks. ``show_quiz`` displays the object
   and returns it; when the call is the cell's last line, IPython would display the returned
@@ -476,6 +497,7 @@ class Quiz(_Displayable):
     # front end shows a broken-link icon): say what to do, since no code runs to say it then.
     self.restart_hint = widgets.HTML(
         f'<small style="opacity: 0.75">{_html(message("restart_hint", self.lang))}</small>')
+    claim_restart_hint()  # the quiz shows its line; a checklist shown after it in the cell does not
     self.widget = widgets.VBox([self.title, self.score, *[v.widget for v in self.views],
                                 self.restart_hint])
     self.widget.add_class("adkcourse-quiz")

@@ -152,8 +152,14 @@ def test_a_tick_is_saved_and_shown_again(lab):
 
 
 def test_the_tick_shows_in_the_french_lesson(lab):
+  """A tick made in the English lesson (stored here as the test above stores it in the browser,
+  so that this test stands alone) shows in the French one."""
   page = lab.page
   items = read_items(notebook_path(LESSON, "fr"))
+  english = read_items(notebook_path(LESSON))
+  store = ProgressStore(lab.home / "progress.db")
+  store.record_tick(STUDENT, LESSON, fingerprint(english[TICKED]), True)
+  store.record_tick(STUDENT, LESSON, fingerprint(english[0]), False)
   open_notebook(page, lab.server, f"notebooks/fr/{LESSON}.ipynb")
   checklist = _run_checklist_cell(page)
   expect(_count(checklist)).to_have_text(
