@@ -116,6 +116,37 @@ def test_unknown_language_falls_back_to_english():
   assert plural("attempts", 2, "xx") == "2 attempts"
 
 
+def test_a_widget_text_whose_english_changed_is_shown_in_english(tmp_path, monkeypatch):
+  """As a stale lesson cell: the translation was made from other English, so the widget shows
+  the English until the translator updates and accepts it (`i18n check` fails meanwhile)."""
+  import shutil
+
+  from adkcourse.i18n import TRANSLATIONS_DIR
+  from adkcourse.i18n import widget as widget_record
+  from adkcourse.quiz import messages
+
+  root = tmp_path / "translations"
+  (root / "fr").mkdir(parents=True)
+  record = (TRANSLATIONS_DIR / "fr" / "widget.yaml").read_text(encoding="utf-8")
+  assert record.count("  retry:\n    hash: ") == 1
+  (root / "fr" / "widget.yaml").write_text(
+      re.sub(r"(  retry:\n    hash: )[0-9a-f]+", r"\g<1>000000000000", record), encoding="utf-8")
+  monkeypatch.setattr(messages, "_CURRENT", {
+      "fr": widget_record.current_keys("fr", root), "id": widget_record.current_keys("id")})
+  assert message("retry", "fr") == message("retry", "en") == "Try again"
+  assert message("retry", "id") == "Coba lagi"          # its record is current
+  assert message("check", "fr") != message("check", "en")  # the other French texts stay
+  shutil.rmtree(root / "fr")
+  assert widget_record.current_keys("fr", root) is None  # no record: every text is shown
+
+
+def test_every_widget_text_of_the_committed_translations_is_current():
+  from adkcourse.i18n.widget import current_keys
+
+  for lang in LANGUAGES:
+    assert current_keys(lang) == frozenset(MESSAGES), lang
+
+
 def test_plurals_follow_each_language():
   assert [plural("attempts", n, "en") for n in (0, 1, 2)] == [
       "0 attempts", "1 attempt", "2 attempts"]

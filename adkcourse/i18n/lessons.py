@@ -31,6 +31,7 @@ import nbformat
 
 from . import (ENGLISH_NAMES, LANGUAGES, NOTEBOOKS_DIR, TRANSLATIONS_DIR, first_words, normalized,
                source_hash, still_english)
+from .numbers import numbers_problem
 from .findings import Finding, shown_path
 from .yamlfile import TranslationFileError, read
 from .yamlio import dump
@@ -176,6 +177,8 @@ def lesson_findings(lang: str, lesson: str, notebooks_dir: Path = NOTEBOOKS_DIR,
                               f"{lang} {lesson} {cell_id}` once `text` translates the current "
                               "English", entry.line))
     elif (problem := checklist_problem(source, entry.text, "`text`")) is not None:
+      findings.append(Finding(lang, file, cell_id, "invalid", problem, entry.line))
+    elif (problem := numbers_problem(source, entry.text)) is not None:
       findings.append(Finding(lang, file, cell_id, "invalid", problem, entry.line))
   for cell_id, entry in entries.items():
     if cell_id not in cells:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from . import ENGLISH_NAMES, LANGUAGES, SOURCE_LANGUAGE, first_words, source_hash, still_english
+from .numbers import numbers_problem
 from .findings import Finding, shown_path
 from .yamlfile import TranslationFileError, read
 from .yamlio import dump
@@ -146,6 +147,12 @@ def _entry_problem(entry: Any, english: dict[str, Any]) -> Optional[str]:
       return "every feedback must be a non-empty text"
   elif "options" in entry or "feedback" in entry:
     return "this question has no options: remove `options`/`feedback`"
+  for key in ("question", "explanation"):
+    if (problem := numbers_problem(english[key], entry[key], f"`{key}`")) is not None:
+      return problem
+  for key, text in (entry.get("feedback") or {}).items() if "options" in english else ():
+    if (problem := numbers_problem(english["feedback"][key], text, f"`feedback` {key}")):
+      return problem
   if "unit" in english:
     if not isinstance(entry.get("unit"), str) or not entry["unit"].strip():
       return "`unit` must be the translated unit"

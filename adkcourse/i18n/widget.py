@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Optional
 
 from . import ENGLISH_NAMES, TRANSLATIONS_DIR, source_hash
 from .findings import Finding, shown_path
@@ -49,6 +49,21 @@ def _load(lang: str, root: Path) -> tuple[dict[str, Any], dict[str, int]]:
     return {}, {}
   _, lines, raw = read(path, "messages", {"language": lang})
   return raw, lines
+
+
+def current_keys(lang: str, root: Path = TRANSLATIONS_DIR) -> Optional[frozenset[str]]:
+  """The messages whose ``lang`` text was made from their current English (the record's
+  ``hash`` matches), which the widget may show; ``None`` when there is no readable record (a
+  copy of the package without the repository's ``translations/``), where every text is shown.
+  A message whose English changed since is shown in English, as a stale lesson cell is."""
+  try:
+    raw, _ = _load(lang, root)
+  except (TranslationFileError, OSError):
+    return None
+  if not raw:
+    return None
+  return frozenset(key for key, row in _messages().items()
+                   if isinstance(raw.get(key), dict) and raw[key].get("hash") == _fingerprint(row["en"]))
 
 
 def findings(lang: str, root: Path = TRANSLATIONS_DIR) -> list[Finding]:

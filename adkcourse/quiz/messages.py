@@ -336,8 +336,24 @@ def _entry(key: str, lang: Optional[str]) -> tuple[str, Text]:
   code = lang or DEFAULT_LANG
   for candidate in (code, code.split("-")[0]):
     if candidate in row:
+      if candidate != DEFAULT_LANG and not _is_current(key, candidate):
+        break  # its English changed since it was translated: English, as a stale lesson cell
       return candidate, row[candidate]
   return DEFAULT_LANG, row[DEFAULT_LANG]
+
+
+_CURRENT: dict[str, Optional[frozenset[str]]] = {}
+
+
+def _is_current(key: str, lang: str) -> bool:
+  """Whether ``key``'s ``lang`` text translates its current English, by the record in
+  ``translations/<lang>/widget.yaml`` (read once per process; no record: every text is)."""
+  if lang not in _CURRENT:
+    from adkcourse.i18n.widget import current_keys
+
+    _CURRENT[lang] = current_keys(lang)
+  current = _CURRENT[lang]
+  return current is None or key in current
 
 
 def template(key: str, lang: Optional[str] = None, count: Optional[int] = None) -> str:
