@@ -712,3 +712,20 @@ def test_status_diff_keeps_a_changed_last_line_apart_from_its_replacement():
   lines = text_diff("title\n\nold last line", "title\n\nnew last line\nand one more").splitlines()
   assert "-old last line" in lines and "+new last line" in lines and "+and one more" in lines
   assert not any("line+" in line for line in lines)
+
+
+def test_status_shows_what_changed_in_a_stale_quiz_question(course_copy):
+  """A quiz entry records the English it was made from (``en``, written by ``accept``), so that
+  ``status`` shows a stale question's diff field by field, as it does for a lesson cell."""
+  bank_path = course_copy / "quizzes" / "02_sqlite_memory.yaml"
+  old = "ADK deletes the 380 oldest events from the file"
+  text = bank_path.read_text(encoding="utf-8")
+  assert text.count(old) == 1
+  bank_path.write_text(text.replace(old, "ADK deletes the 380 oldest events"), encoding="utf-8")
+  status = _run(course_copy, "status", "fr")
+  assert status.returncode == 0, status.stderr
+  after = status.stdout.split("get-session-config-window: [stale]", 1)[1]
+  lines = [line.strip() for line in after.splitlines()[1:8]]   # the diff under the finding
+  assert f"-options[1]: {old}" in lines, status.stdout
+  assert "+options[1]: ADK deletes the 380 oldest events" in lines, status.stdout
+  assert not any(line.startswith(("-question", "+question")) for line in lines), lines

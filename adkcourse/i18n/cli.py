@@ -112,6 +112,10 @@ def _status(args: argparse.Namespace) -> int:
       lesson = Path(finding.file).stem
       print("    " + lessons.english_diff(finding.language, lesson, finding.where)
             .replace("\n", "\n    ").rstrip())
+    elif finding.kind == "stale" and "/quizzes/" in finding.file.replace("\\", "/"):
+      bank = next(b for b in _banks() if b.name == Path(finding.file).stem)
+      print("    " + quizzes.english_diff(finding.language, bank, finding.where, TRANSLATIONS_DIR)
+            .replace("\n", "\n    ").rstrip())
   print(_summary(found, langs), file=sys.stderr)
   return 0
 

@@ -118,10 +118,10 @@ def _entry_problem(entry: Any, english: dict[str, Any]) -> Optional[str]:
   """Why an entry cannot translate this question (None when it can)."""
   if not isinstance(entry, dict):
     return "an entry needs `hash:`, `question:`, `explanation:` (and options...) under the id"
-  unknown = sorted(set(map(str, entry)) - set(TEXT_KEYS) - {"hash", "text_hash"})
+  unknown = sorted(set(map(str, entry)) - set(TEXT_KEYS) - {"hash", "text_hash", "en"})
   if unknown:
     return (f"unknown key {unknown[0]!r}: an entry has "
-            f"{', '.join(('hash', 'text_hash') + TEXT_KEYS)}")
+            f"{', '.join(('hash', 'text_hash') + TEXT_KEYS + ('en',))}")
   for key in ("question", "explanation"):
     if not isinstance(entry.get(key), str) or not entry[key].strip():
       return f"`{key}` must be the translated text"
@@ -282,7 +282,8 @@ HEADER = """\
 # {name} translation of quizzes/{bank}.yaml, one entry per question (by id).
 # Translate every text; which answers are right stays in the English bank. `hash` is the
 # fingerprint of the English question this entry was made from: when the English changes,
-# `python -m adkcourse.i18n status {lang}` lists the question as stale. Update the entry, then
+# `python -m adkcourse.i18n status {lang}` lists the question as stale, with a diff of `en` (the
+# English it was made from) and the English now. Update the entry, then
 # `python -m adkcourse.i18n accept {lang} {bank} QUESTION_ID`. Workflow: docs/translating.md
 """
 
@@ -295,7 +296,47 @@ def write(path: Path, lang: str, bank_name: str, entries: dict[str, dict]) -> No
 
 
 def _ordered(entry: dict) -> dict:
-  return {key: entry[key] for key in ("hash", "text_hash") + TEXT_KEYS if key in entry}
+  return {key: entry[key] for key in ("hash", "text_hash") + TEXT_KEYS + ("en",) if key in entry}
+
+
+def english_record(question: Any) -> dict[str, Any]:
+  """The English words an entry was made from, as ``accept`` stores them under ``en`` (so that
+  ``status`` can show what changed since)."""
+  texts = english_texts(question)
+  if "feedback" in texts:
+    texts["feedback"] = {str(k): v for k, v in texts["feedback"].items()}
+  return texts
+
+
+def _lines(texts: Any) -> list[str]:
+  """A question's words one field per line (``options[1]: ...``), for a readable diff."""
+  if not isinstance(texts, dict):
+    return []
+  lines = []
+  for key in TEXT_KEYS:
+    value = texts.get(key)
+    if isinstance(value, list):
+      lines += [f"{key}[{i}]: {' '.join(str(v).split())}" for i, v in enumerate(value)]
+    elif isinstance(value, dict):
+      lines += [f"{key}[{k}]: {' '.join(str(v).split())}" for k, v in sorted(value.items())]
+    elif value is not None:
+      lines.append(f"{key}: {' '.join(str(value).split())}")
+  return lines
+
+
+def english_diff(lang: str, bank: Any, question_id: str, root: Path) -> str:
+  """What changed in the English question since its ``lang`` entry was accepted: a unified diff
+  of the recorded ``en`` and the bank's words now, one field per line."""
+  from .lessons import text_diff
+
+  path = translation_path(lang, bank.name, root)
+  _, _, raw = read(path, "questions", {"language": lang, "bank": bank.name})
+  entry = raw.get(question_id) if isinstance(raw.get(question_id), dict) else {}
+  if not isinstance(entry.get("en"), dict):
+    return ("(this entry does not record the English it was made from: compare it with "
+            f"quizzes/{bank.path.name}; `accept` records it from now on)")
+  current = english_record(bank.question(question_id))
+  return text_diff("\n".join(_lines(entry["en"])), "\n".join(_lines(current)))
 
 
 def scaffold(lang: str, bank: Any, root: Path, *, prune: bool = False) -> int:
@@ -348,7 +389,7 @@ def accept(lang: str, bank: Any, question_ids: list[str], root: Path, *,
       raise ValueError(f"{question_id}: the English question changed but this entry is the one "
                        "accepted before: update it, or pass --unchanged if the change needs none")
     raw[question_id] = _ordered({**entry, "hash": question_hash(question),
-                                 "text_hash": entry_hash(entry)})
+                                 "text_hash": entry_hash(entry), "en": english_record(question)})
   write(path, lang, bank.name, raw)
   return list(question_ids)
 
