@@ -316,7 +316,9 @@ def test_scaffold_adds_missing_cells_and_keeps_what_translators_wrote(tmp_path):
   path = lesson_tr.translation_path("fr", LESSONS[0], root)
   data = yaml.safe_load(path.read_text(encoding="utf-8"))
   first = next(iter(data["cells"]))
-  data["cells"][first]["text"] = "# Leçon"
+  from adkcourse.i18n.numbers import prose_numbers
+  numbers = " ".join(prose_numbers(data["cells"][first]["en"]).elements())  # kept, as check asks
+  data["cells"][first]["text"] = f"# Leçon {numbers}".strip()
   path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
   assert lesson_tr.scaffold("fr", LESSONS[0], notebooks_dir=notebooks, root=root) == 0
   kinds = {f.where: f.kind for f in lesson_tr.lesson_findings("fr", LESSONS[0], notebooks, root)}
@@ -324,7 +326,8 @@ def test_scaffold_adds_missing_cells_and_keeps_what_translators_wrote(tmp_path):
   assert lesson_tr.accept("fr", LESSONS[0], [first], notebooks_dir=notebooks, root=root)
   kinds = {f.where: f.kind for f in lesson_tr.lesson_findings("fr", LESSONS[0], notebooks, root)}
   assert first not in kinds and set(kinds.values()) == {"missing"}
-  assert yaml.safe_load(path.read_text(encoding="utf-8"))["cells"][first]["text"] == "# Leçon"
+  assert yaml.safe_load(path.read_text(encoding="utf-8"))["cells"][first]["text"] == \
+      f"# Leçon {numbers}".strip()
 
 
 def test_relink_keeps_lesson_links_and_climbs_out_for_the_rest():
