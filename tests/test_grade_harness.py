@@ -282,3 +282,43 @@ async def test_an_act_world_records_each_call_and_its_snapshot(tmp_path):
   assert [o["label"] for o in report["outcomes"]] == ["writes", "writes"]
   assert report["snapshot"] is True and (tmp_path / "s" / "f").exists()
   assert not (tmp_path / "s" / "g").exists()  # the snapshot is of its moment
+
+
+async def test_what_a_call_leaves_running_is_stopped_at_its_return():
+  """Fire and forget: a task the call starts and does not await is cancelled when the call
+  returns (before it ran at all here), whatever the machine's speed, and said in a note; a
+  task it awaits, and one another coroutine starts meanwhile, are left alone."""
+  happened: list[str] = []
+  neighbour_started, released = asyncio.Event(), asyncio.Event()
+
+  async def after_the_return() -> None:  # its work waits for what happens after the return
+    await released.wait()
+    happened.append("forgotten")
+
+  async def record(what: str) -> None:
+    happened.append(what)
+
+  async def neighbour() -> None:  # another coroutine of the judge's, running meanwhile
+    await neighbour_started.wait()
+    asyncio.get_running_loop().create_task(record("the neighbour's task"))
+
+  async def fire_and_forget() -> str:
+    asyncio.create_task(after_the_return())           # never awaited
+    await asyncio.gather(record("gathered"))           # awaited: done before the return
+    inner = asyncio.ensure_future(record("awaited"))
+    neighbour_started.set()
+    await inner
+    await asyncio.sleep(0)                             # the neighbour starts its task now
+    return "done"
+
+  beside = asyncio.ensure_future(neighbour())
+  result, outcome = await call_limited(fire_and_forget, label="fire", budget=TimeBudget(5, 1))
+  await beside
+  released.set()
+  for _ in range(5):
+    await asyncio.sleep(0)                             # time for anything left to run
+  assert result == "done" and outcome.raised is None
+  assert sorted(happened) == ["awaited", "gathered", "the neighbour's task"], happened
+  assert any("1 task(s) it started were still running" in note for note in outcome.notes), \
+      outcome.notes
+  assert asyncio.get_running_loop().get_task_factory() is None   # put back as it was

@@ -342,6 +342,7 @@ def write_extras(root: Path, extras: dict[str, Any]) -> None:
     payload written over the metadata document: one file in the version's folder;
   - ``links``: ``[path, target]`` symbolic links (relative paths under ``root``);
   - ``plain``: ``[path, text]`` files (their folders made as needed);
+  - ``folders``: empty folders (relative paths under ``root``);
   - ``modes``: ``{"seed", "share"}``: that share of the entries under ``apps/`` get other
     permission bits, drawn from the seed; ``fixed``: ``[path, folder mode, file mode]`` for a
     file or a whole subtree;
@@ -354,6 +355,8 @@ def write_extras(root: Path, extras: dict[str, Any]) -> None:
   for path, text in extras.get("plain", ()):
     (root / path).parent.mkdir(parents=True, exist_ok=True)
     (root / path).write_text(text, encoding="utf-8")
+  for path in extras.get("folders", ()):
+    (root / path).mkdir(parents=True, exist_ok=True)
   for path, target in extras.get("links", ()):
     (root / path).parent.mkdir(parents=True, exist_ok=True)
     os.symlink(relative_link(path, target), root / path)

@@ -219,6 +219,48 @@ def _limited(limits: Optional[Limits], stopper: _Stopper) -> Iterator[None]:
     signal.signal(STOP_SIGNAL, previous)
 
 
+class _StartedTasks:
+  """The tasks a call starts, from its own task or from one it started (never another
+  coroutine's that runs meanwhile, such as the Runner's), through the loop's task factory while
+  the call runs. Why: a contract's effects are done when the call returns; work left running
+  ("fire and forget") would happen, or not, at a time no judge can fix, so a grade would
+  depend on how busy the machine is. ``stop_leftovers`` cancels what is still pending at the
+  return, so that such work never happens, on every machine alike."""
+
+  def __init__(self, loop: asyncio.AbstractEventLoop, root: asyncio.Task) -> None:
+    self.loop = loop
+    self.owned: set[asyncio.Task] = {root}
+    self.started: list[asyncio.Task] = []
+    self.previous = loop.get_task_factory()
+
+  def factory(self, loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> asyncio.Future:
+    task = (self.previous(loop, coro, **kwargs) if self.previous is not None
+            else asyncio.Task(coro, loop=loop, **kwargs))
+    if asyncio.current_task(loop) in self.owned and isinstance(task, asyncio.Task):
+      self.owned.add(task)
+      self.started.append(task)
+    return task
+
+  def __enter__(self) -> "_StartedTasks":
+    self.loop.set_task_factory(self.factory)
+    return self
+
+  def __exit__(self, *_: Any) -> None:
+    self.loop.set_task_factory(self.previous)
+
+  def stop_leftovers(self) -> int:
+    """Cancel the started tasks still pending; how many there were."""
+    pending = [task for task in self.started if not task.done()]
+    for task in pending:
+      task.cancel()
+    return len(pending)
+
+
+LEFT_RUNNING = ("{who} returned while {count} task(s) it started were still running (`create_task`, "
+                "`ensure_future`): they were stopped there, so what they would have done did not "
+                "happen; await what you start")
+
+
 async def _guarded(awaitable: Any) -> Any:
   try:
     return await awaitable
@@ -266,7 +308,14 @@ async def call_limited(fn: Callable, *args: Any, label: str, is_async: Optional[
       if inspect.isawaitable(value):
         stopper.loop = asyncio.get_running_loop()
         stopper.task = asyncio.ensure_future(_guarded(value))
-        value = await stopper.task
+        its_tasks = _StartedTasks(stopper.loop, stopper.task)
+        try:
+          with its_tasks:
+            value = await stopper.task
+        finally:
+          left = its_tasks.stop_leftovers()
+          if left:
+            outcome.notes.append(LEFT_RUNNING.format(who="it", count=left))
       result = value
     outcome.returned = describe(result)
   except (SubmissionTimeout, asyncio.CancelledError) as error:

@@ -18,6 +18,7 @@ server replaces what is still random (function-call and invocation ids: uuids) b
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
 import re
@@ -33,6 +34,7 @@ from google.adk.sessions import InMemorySessionService, Session
 from google.genai import types
 
 from adkcourse.offline_model import OfflineModel, fallback, on_tool, on_user
+from ._harness import LEFT_RUNNING, _StartedTasks
 from ._observe import quote
 
 MAX_EVENTS = 2_000  # events the service holds at once (a script stores a few dozen)
@@ -354,6 +356,7 @@ class CallbackWatch:
     self.fn = fn
     self.sessions = sessions
     self.calls: list[dict[str, Any]] = []
+    self.left_running = 0  # tasks it started that were still running when it returned
 
   def __call__(self, *args: Any, **kwargs: Any) -> Any:
     from google.adk.utils._callback_pipeline import _invoke_callback  # noqa: PLC2701
@@ -366,7 +369,14 @@ class CallbackWatch:
       return result
 
     async def awaited() -> Any:
-      seen["returned"] = value = await result
+      # What the callback starts and leaves running when it returns is stopped there: its
+      # effects are judged at its return, on a busy machine as on an idle one (_harness).
+      its_tasks = _StartedTasks(asyncio.get_running_loop(), asyncio.current_task())
+      try:
+        with its_tasks:
+          seen["returned"] = value = await result
+      finally:
+        self.left_running += its_tasks.stop_leftovers()
       return value
 
     return awaited()

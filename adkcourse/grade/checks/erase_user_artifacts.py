@@ -280,7 +280,8 @@ def generate(rng: random.Random, variant: int) -> dict[str, Any]:
           "deleted_artifacts": deleted, "sessions": sessions, "owners": owners,
           "script": script, "extras": extras,
           "erased_versions": sum(saves.count(a, user) for a in set(app_names))
-          + len(extras["legacy"]) + extras["linked_versions"] + extras["odd_versions"]}
+          + len(extras["legacy"]) + extras["linked_versions"] + extras["odd_versions"]
+          + len(extras.get("folders", ()))}
 
 
 def world_extras(rng: random.Random, world: dict[str, Any]) -> dict[str, Any]:
@@ -298,7 +299,10 @@ def world_extras(rng: random.Random, world: dict[str, Any]) -> dict[str, Any]:
     file named with one (to another user's payload), and two links named with one to one of
     their artifact's own version folders (``list_versions`` counts it; and, the latest, ADK reads
     the artifact's name from its metadata), two folders named as ``int()`` reads and ADK never
-    writes (`` 7``, ``+9``: counted) and one named with digits ``int()`` refuses (``²``);
+    writes (`` 7``, ``+9``: counted) and one named with digits ``int()`` refuses (``²``), and
+    three empty numbered folders (counted);
+  - an artifact of the user's whose ``versions`` folder is itself a link to another user's
+    (the link is to remove; nothing behind it counts);
   - the user's ``artifacts/`` folder in the pair app, itself a link to the bystander's in an
     app not named;
   - ``hardlinks``: a payload of the user's that is also (the same file) another user's and
@@ -329,14 +333,21 @@ def world_extras(rng: random.Random, world: dict[str, Any]) -> dict[str, Any]:
   deleted = next(s for s in world["deleted"] if s["session"])
   links.append([f"{artifact_path(two)}/versions/0/preview", payload_path(deleted)])
   folders = sorted({artifact_path(s) for s in mine})
-  numbers = [str(n) for n in rng.sample(range(20, 99), 4)]
+  numbers = [str(n) for n in rng.sample(range(20, 99), 7)]
   plain = [[f"{rng.choice(folders)}/versions/{rng.choice(NOT_VERSIONS)}/notes.txt", secret(rng)],
            [f"{rng.choice(folders)}/versions/{numbers[0]}", secret(rng)]]
   links.append([f"{rng.choice(folders)}/versions/{numbers[1]}", payload_path(mate)])
-  for number in numbers[2:]:  # two: no other miscount (+1 each) makes up for their -2
+  for number in numbers[2:4]:  # two: no other miscount (+1 each) makes up for their -2
     artifact = rng.choice(folders)  # to its own version 0: ADK reads the link's metadata
     links.append([f"{artifact}/versions/{number}", f"{artifact}/versions/0"])
   odd = rng.sample(ODD_VERSIONS, 2)  # counted: two, for the same reason
+  # Three empty version folders (counted: a folder named with a number, whatever it holds);
+  # three, an odd number, so that no pair of other miscounts makes up for skipping them.
+  empty = [f"{rng.choice(folders)}/versions/{number}" for number in numbers[4:7]]
+  # An artifact of the user's whose versions folder is itself a link, to another user's: the
+  # link is the user's, to remove; what is behind it is not, and counts nothing.
+  links.append([f"{user_base(first, user)}/artifacts/shared {secret(rng)[:6]}.txt/versions",
+                f"{artifact_path(mate)}/versions"])
   plain += [[f"{rng.choice(folders)}/versions/{name}/notes.txt", secret(rng)] for name in odd]
   plain.append([f"{rng.choice(folders)}/versions/{rng.choice(DIGITS_NOT_INT)}/notes.txt",
                 secret(rng)])
@@ -346,7 +357,7 @@ def world_extras(rng: random.Random, world: dict[str, Any]) -> dict[str, Any]:
                 f"{user_base(world['other_app'], bystander)}/artifacts"])
   links = [link for link in dict.fromkeys(map(tuple, links))]
   return {"legacy": legacy, "links": [list(link) for link in links], "plain": plain,
-          "linked_versions": 2, "odd_versions": len(odd),
+          "folders": empty, "linked_versions": 2, "odd_versions": len(odd),
           "hardlinks": hardlinks(rng, world, firsts, gone, mate),
           "modes": {"seed": rng.getrandbits(32), "share": 0.25,
                     "fixed": [[linked, 0o705, 0o444], [payload_path(mate), 0o775, 0o664]]}}

@@ -32,7 +32,7 @@ from typing import Any, Callable, Optional
 from google.adk.runners import Runner
 
 from ._engine import Check, Exercise, Open, Resources
-from ._harness import ActWorld, quiet_adk
+from ._harness import LEFT_RUNNING, ActWorld, quiet_adk
 from ._remember_with_consent_support import (SEARCHED, CallbackWatch, ChannelMemoryService,
                                              MemoryServer, StampedSessions, concierge, event_id,
                                              turn_call)
@@ -189,6 +189,8 @@ async def act(fn: Callable, world: ActWorld) -> None:
       memory.turn_done(number)
       if world.outcomes[-1].get("stopped"):
         break
+  if watch.left_running:
+    world.snapshot_notes.append(LEFT_RUNNING.format(who="the callback", count=watch.left_running))
   world.snapshot()
 
 
