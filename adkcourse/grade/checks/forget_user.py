@@ -14,7 +14,7 @@ the row linger in the file's free space). Next to them: users whose ids a sloppy
 confuses with theirs (quotes, ``LIKE`` and ``GLOB`` wildcards, case, decomposed accents,
 spaces, a shared prefix), the same user id in apps whose names look alike, and app state. Every
 value of the user's data carries a random marker, looked for in the bytes of every file
-(UTF-8 and UTF-16, any letter case). Variants: rollback journal or WAL, sizes, and a page size that is never SQLite's default.
+(UTF-8 and UTF-16, any letter case). Variants: rollback journal or WAL, and sizes.
 
 The observation is the whole folder at return time, taken while the tutor's connection (and
 the one ADK's service leaves open) is still open: every row of every table, the schema, the
@@ -142,10 +142,7 @@ def generate(rng: random.Random, variant: int) -> dict[str, Any]:
   session(other_app, user, f"s-{other_mark()}", 1, other_mark)
   if no_session_left:  # the user's state survives their deleted sessions (lesson 2)
     session(app, user, f"s-{mark()}", 1, mark, delete=True)
-  # Never SQLite's default 4096: a page_size pragma "for speed" before VACUUM rewrites the file.
-  page_size = rng.choice((1024, 2048, 8192, 16384))
-  return {"variant": variant, "journal": journal, "page_size": page_size, "kind": kind,
-          "app": app, "user": user,
+  return {"variant": variant, "journal": journal, "kind": kind, "app": app, "user": user,
           "others": others, "twin_app": twin_app, "twin_apps": twin_apps,
           "other_app": other_app, "shared": shared, "no_session_left": no_session_left,
           "empty_user_state": empty_user_state, "shape": shape, "padded": padded,
@@ -190,10 +187,7 @@ async def build(spec: dict[str, Any], folder: Path, resources: Resources) -> dic
   db_path = folder / DB_NAME
   with sqlite_secure_delete_off():
     with closing(sqlite3.connect(db_path)) as connection:
-      connection.execute(f"PRAGMA page_size = {int(spec['page_size'])}").fetchall()
       connection.execute(f"PRAGMA journal_mode = {spec['journal']}").fetchall()
-      connection.execute("PRAGMA user_version = 0")  # writes the header: the page size holds
-      connection.commit()
     await play(SqliteSessionService(str(db_path)), spec["script"])
   with sqlite_secure_delete_off(), closing(sqlite3.connect(db_path)) as connection:
     if spec.get("empty_user_state"):  # a row whose state is {}: still the user's, to delete
