@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from . import ENGLISH_NAMES, LANGUAGES, SOURCE_LANGUAGE, first_words, source_hash, still_english
-from .numbers import numbers_problem
+from .numbers import numbers_problem, prose_numbers
 from .findings import Finding, shown_path
 from .yamlfile import TranslationFileError, read
 from .yamlio import dump
@@ -90,14 +90,13 @@ def entry_hash(entry: dict) -> str:
   return source_hash(json.dumps(words, ensure_ascii=False, sort_keys=True, default=str))
 
 
-_FIXED = re.compile(r"`[^`]+`|\d+(?:[.,]\d+)?")
+_CODE_SPAN = re.compile(r"`[^`]+`")
 
 
 def _fixed_parts(text: str) -> set[str]:
-  """What a translation of a text must keep: its code spans and its numbers (a decimal comma
-  reads as a point)."""
-  return {part.replace(",", ".") if not part.startswith("`") else part
-          for part in _FIXED.findall(text)}
+  """What a translation of a text must keep: its code spans and its numbers, read as prose
+  numbers are everywhere else (``numbers.prose_numbers``: each language's separators)."""
+  return set(_CODE_SPAN.findall(text)) | set(prose_numbers(text))
 
 
 def translation_path(lang: str, bank_name: str, root: Path) -> Path:
