@@ -37,11 +37,16 @@ def test_every_generated_file_is_up_to_date():
 
 
 def test_check_mode_names_every_stale_file(tmp_path):
-  for folder in ("exercises", "solutions", "labs/exercises"):
+  for folder in ("exercises", "solutions", "labs/exercises", "translations/fr/exercises",
+                 "translations/id/exercises"):
     shutil.copytree(ROOT / folder, tmp_path / folder,
                     ignore=shutil.ignore_patterns("__pycache__"))
   (tmp_path / "solutions" / "forget_user.py").write_text("# edited by hand\n")
   (tmp_path / "labs" / "exercises" / "copy_user_to.ipynb").unlink()
+  (tmp_path / "labs" / "exercises" / "id" / "copy_user_to.ipynb").unlink()
+  french = tmp_path / "labs" / "exercises" / "fr" / "forget_user.ipynb"
+  french.write_text(french.read_text(encoding="utf-8").replace("Exercice", "Exercise"),
+                    encoding="utf-8")
   orphan = tmp_path / "solutions" / "old_exercise.py"
   orphan.write_text(generator.GENERATED.format(source="exercises/old_exercise.py") + "\n")
   script = ROOT / "scripts" / "generate_exercises.py"
@@ -51,9 +56,12 @@ def test_check_mode_names_every_stale_file(tmp_path):
   assert "out of date: solutions/forget_user.py" in result.stdout
   assert "missing: labs/exercises/copy_user_to.ipynb" in result.stdout
   assert "orphaned (its exercise source is gone): solutions/old_exercise.py" in result.stdout
+  assert "missing: labs/exercises/id/copy_user_to.ipynb" in result.stdout
+  assert "out of date: labs/exercises/fr/forget_user.ipynb" in result.stdout
   rewrite = subprocess.run([sys.executable, str(script), "--root", str(tmp_path)],
                            capture_output=True, text=True)
   assert rewrite.returncode == 0 and "wrote solutions/forget_user.py" in rewrite.stdout
+  assert "wrote labs/exercises/fr/forget_user.ipynb" in rewrite.stdout
   assert generator.stale_files(tmp_path) == [
       "orphaned (its exercise source is gone): solutions/old_exercise.py"]
 

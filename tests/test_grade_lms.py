@@ -195,7 +195,8 @@ def test_the_default_stays_the_courses_csv(tmp_path, fake_grading):
 
 @pytest.mark.parametrize("extra, message", [
     (["--format", "canvas"], "--format canvas needs --roster"),
-    (["--roster", "r.csv"], "--roster and --assignment-id are for --format canvas or moodle"),
+    (["--roster", "r.csv"], "--roster r.csv: no such file"),  # read for its languages too
+    (["--assignment-id", "3"], "--assignment-id is for --format canvas"),
     (["--format", "moodle", "--roster", "ROSTER", "--assignment-id", "3"],
      "--assignment-id is for --format canvas"),
     (["--format", "canvas", "--roster", "missing.csv"], "no such file"),

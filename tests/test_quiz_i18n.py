@@ -283,7 +283,7 @@ def test_an_indonesian_quiz(bank):
   assert single.feedback_text == "Pilih salah satu jawaban dulu, lalu tekan Periksa."
   single.select(0).check()
   assert single.feedback_text.splitlines() == [
-      "✘ Belum tepat.", "Hanya satu pengguna.", "Tekan Coba lagi untuk menjawab lagi."]
+      "✘ Belum tepat.", "Hanya satu pengguna.", "Tekan Coba lagi, lalu jawab ulang."]
   assert plain(single.attempts_label.value) == "1 percobaan · tersimpan"
   single.retry()
   single.select(1).check()
@@ -351,6 +351,25 @@ def test_jupyter_session_name_chooses_the_language(tmp_path, monkeypatch):
   monkeypatch.setenv("JPY_SESSION_NAME", "notebooks/fr/01_sessions_events_state.ipynb")
   assert resolve_language() == "fr"
   monkeypatch.setenv("JPY_SESSION_NAME", "notebooks/01_sessions_events_state.ipynb")
+  assert resolve_language() == "en"
+
+
+def test_a_translated_exercise_notebook_folder_chooses_the_language(tmp_path, monkeypatch):
+  """A kernel started for labs/exercises/fr/forget_user.ipynb is French, so the self-check cell
+  (the English one, unchanged) gives French feedback; labs/exercises itself stays English."""
+  monkeypatch.chdir(_folder(tmp_path, "course", "labs", "exercises", "fr"))
+  assert resolve_language() == "fr"
+  monkeypatch.chdir(_folder(tmp_path, "course", "labs", "exercises", "id"))
+  assert resolve_language() == "id"
+  for elsewhere in (("course", "labs", "exercises"), ("course", "exercises", "fr"),
+                    ("course", "labs", "fr"), ("course", "labs", "exercises", "xx"),
+                    ("course", "other", "exercises", "fr")):
+    monkeypatch.chdir(_folder(tmp_path, *elsewhere))
+    assert resolve_language() == "en", elsewhere
+  monkeypatch.chdir(tmp_path)
+  monkeypatch.setenv("JPY_SESSION_NAME", "labs/exercises/id/forget_user.ipynb")
+  assert resolve_language() == "id"
+  monkeypatch.setenv("JPY_SESSION_NAME", "labs/exercises/forget_user.ipynb")
   assert resolve_language() == "en"
 
 

@@ -26,6 +26,7 @@ from adkcourse.timeline import LANGUAGE_MIMES, is_timeline_output
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = lesson_tr.lesson_names()
 PAIRS = [(lang, lesson) for lang in LANGUAGES for lesson in LESSONS]
+EXERCISES = lesson_tr.exercise_names()  # lessons name labs/exercises/<lang>/NAME.ipynb
 QUIZ_MIMES = {"text/html", "text/plain"}
 
 
@@ -88,7 +89,8 @@ def test_markdown_is_translated_and_links_resolve(lang, lesson):
     if theirs.cell_type != "markdown":
       continue
     # The cell shows its translation (which may read like the English: "## Quiz").
-    assert ours.source == lesson_tr.relink(entries[theirs.id].text.rstrip("\n"), siblings), \
+    assert ours.source == lesson_tr.relink(entries[theirs.id].text.rstrip("\n"), siblings, lang,
+                                           EXERCISES), \
         f"{lesson} ({lang}): cell {theirs.id} does not show its translation"
     for target in re.findall(r"\]\(([^)\s]+)\)", ours.source):
       if re.match(r"^([a-z][a-z0-9+.-]*:|#)", target):
@@ -116,10 +118,12 @@ def test_translation_keeps_code_structure_and_checklist(lang, lesson):
   problems = []
   for cell_id, source in english.items():
     ours = translated[cell_id]
-    lost = set(CODE_SPAN.findall(source)) - set(CODE_SPAN.findall(ours))
+    # (an exercise notebook becomes the language's, labs/exercises/<lang>/, as generate writes it)
+    relinked = lesson_tr.relink(source, set(LESSONS), lang, EXERCISES)
+    lost = set(CODE_SPAN.findall(relinked)) - set(CODE_SPAN.findall(ours))
     if lost:
       problems.append(f"{cell_id}: code spans changed or dropped: {sorted(lost)[:3]}")
-    added = set(CODE_SPAN.findall(FENCE.sub("", ours))) - set(CODE_SPAN.findall(source))
+    added = set(CODE_SPAN.findall(FENCE.sub("", ours))) - set(CODE_SPAN.findall(relinked))
     if added:
       problems.append(f"{cell_id}: code spans the English does not have: {sorted(added)[:3]}")
     fences = [f for f in FENCE.findall(source) if not f.startswith("```mermaid")]
@@ -128,7 +132,7 @@ def test_translation_keeps_code_structure_and_checklist(lang, lesson):
     if len(FENCE.findall(ours)) != len(FENCE.findall(source)):
       problems.append(f"{cell_id}: code blocks were added or dropped")
     # (a link out of notebooks/ gets one more ../ in notebooks/<lang>/, as generate writes it)
-    if LINK_TARGETS.findall(ours) != LINK_TARGETS.findall(lesson_tr.relink(source, set(LESSONS))):
+    if LINK_TARGETS.findall(ours) != LINK_TARGETS.findall(relinked):
       problems.append(f"{cell_id}: link targets differ: {LINK_TARGETS.findall(ours)[:3]}")
     if sorted(HTML_TAG.findall(ours)) != sorted(HTML_TAG.findall(source)):
       problems.append(f"{cell_id}: HTML tags differ: {sorted(HTML_TAG.findall(ours))[:5]}")
@@ -173,9 +177,16 @@ def course_copy(tmp_path_factory) -> Path:
   """The course's translation machinery, English sources, translations and generated notebooks,
   copied: edits here cannot touch the repository."""
   copy = tmp_path_factory.mktemp("course")
-  for name in ("adkcourse", "quizzes", "translations"):
+  for name in ("adkcourse", "quizzes", "translations", "exercises"):
     shutil.copytree(ROOT / name, copy / name, ignore=shutil.ignore_patterns("__pycache__"))
   shutil.copytree(ROOT / "notebooks", copy / "notebooks")
+  shutil.copytree(ROOT / "labs" / "exercises", copy / "labs" / "exercises",
+                  ignore=shutil.ignore_patterns("__pycache__"))
+  (copy / "scripts").mkdir()
+  shutil.copy2(ROOT / "scripts" / "generate_exercises.py", copy / "scripts")
+  (copy / "docs").mkdir()
+  for page in [*ROOT.glob("README*.md"), *(ROOT / "docs").glob("*.md")]:  # the translated pages
+    shutil.copy2(page, copy / page.relative_to(ROOT))
   return copy
 
 

@@ -64,7 +64,11 @@ def build_parser() -> argparse.ArgumentParser:
   parser.add_argument("--roster", type=Path,
                       help="the class list, CSV: student id and/or email, name (a Canvas or "
                            "Moodle gradebook export works as it is); submissions are matched "
-                           "by file name = id, login or email")
+                           "by file name = id, login or email. A `language` column (en, fr, "
+                           "id) gives each student's feedback language, over --lang")
+  parser.add_argument("--lang", choices=("en", "fr", "id"), default="en",
+                      help="the language of the feedback column and the feedback pages (en); "
+                           "the CSV's column names stay the same")
   parser.add_argument("--assignment",
                       help="the LMS's name of the grade column (default: the exercise's name)")
   parser.add_argument("--assignment-id",
@@ -90,18 +94,25 @@ def _check_paths(args: argparse.Namespace, feedback_dir: Path) -> None:
 
 
 def _roster(args: argparse.Namespace):
-  """The roster for ``--format canvas|moodle`` (None for the course's own CSV)."""
+  """The roster (None without ``--roster``): the LMS's class list for ``--format
+  canvas|moodle``, and for every format each student's feedback language. A language that is
+  not a course language is a usage error naming its line, before anything is graded."""
+  from .lms import RosterError, check_roster_for, load_roster
+
   if args.format == "course":
-    if args.roster is not None or args.assignment_id is not None:
-      raise UsageError("--roster and --assignment-id are for --format canvas or moodle")
-    return None
+    if args.assignment_id is not None:
+      raise UsageError("--assignment-id is for --format canvas")
+    if args.roster is None:
+      return None
+    try:
+      return load_roster(args.roster)
+    except RosterError as error:
+      raise UsageError(str(error)) from None
   if args.roster is None:
     raise UsageError(f"--format {args.format} needs --roster ROSTER.csv (student id and/or "
                      "email, name)")
   if args.assignment_id is not None and args.format != "canvas":
     raise UsageError("--assignment-id is for --format canvas")
-  from .lms import RosterError, check_roster_for, load_roster
-
   try:
     roster = load_roster(args.roster)
     check_roster_for(args.format, roster)
@@ -151,9 +162,15 @@ def main(argv: list[str] | None = None) -> int:
           "python -c 'import secrets; print(secrets.randbits(64))'", file=sys.stderr)
   started = time.monotonic()
   try:
+    languages = {}
+    if roster is not None:
+      from .lms import languages as roster_languages
+
+      languages = roster_languages([s.student for s in submissions], roster)
     graded = grade_all(args.exercise, submissions, jobs=args.jobs, time_limit=args.timeout,
                        memory_mb=args.memory_mb, progress=not args.no_progress,
-                       isolation=isolation, seed=args.seed)
+                       isolation=isolation, seed=args.seed, lang=args.lang,
+                       languages=languages)
   finally:
     isolation.close()
   elapsed = time.monotonic() - started
@@ -162,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
 
   status = 0
   lms_notes: list[str] = []
-  if roster is None:
+  if roster is None or args.format == "course":
     write_csv(graded, args.out)
   else:
     from .lms import notes_path, write_lms
@@ -195,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"WARNING: {survivors} process(es) outlived their sandbox and were killed")
   for note in lms_notes:
     print(f"WARNING ({args.format}): {one_line(note, 400)}", file=sys.stderr)
-  if roster is not None:
+  if roster is not None and args.format != "course":
     print(f"{args.format} gradebook: {len(lms_notes)} note(s) in {notes_path(args.out)}")
   print(f"gradebook: {args.out}\nfeedback:  {feedback_dir}/ ({len(pages)} pages)")
   for line in failed:

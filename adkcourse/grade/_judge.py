@@ -82,6 +82,7 @@ class JudgeProcess:
 
   async def observe(self, request: dict) -> dict:
     from adkcourse.grade.checks._engine import judge, observe_world
+    from adkcourse.grade.wording import LANGUAGES
 
     if str(request["workdir"]) not in self.trials:
       return {"ok": False, "error": "this submission's worlds are unknown to this judge (it was "
@@ -95,7 +96,9 @@ class JudgeProcess:
     for number, world in enumerate(prepared):
       report = reports[number] if number < len(reports) else None
       results.append(await observe_world(self.exercise, world, report))
-    return {"ok": True, "report": judge(self.exercise, results).to_dict()}
+    lang = request.get("lang")
+    lang = lang if lang in LANGUAGES else "en"
+    return {"ok": True, "report": judge(self.exercise, results, lang).to_dict()}
 
   async def discard(self, request: dict) -> dict:
     prepared, served = self.trials.pop(str(request["workdir"]), ([], []))

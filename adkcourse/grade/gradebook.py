@@ -17,10 +17,10 @@ from pathlib import Path
 
 from .hygiene import clean, csv_cell, display_width, fence_for, md, one_line, safe_filename
 from .runner import Graded
+from .wording import MESSAGES, say
 
 COLUMNS = ("student", "exercise", "score", "max_score", "feedback")
-ISOLATION_OFF = ("Isolation was OFF: this submission was graded with `--sandbox none`, with "
-                 "the grader's own rights (it could read and change the grader's files)")
+ISOLATION_OFF = MESSAGES["isolation_off"]["en"]
 
 
 class OutputError(ValueError):
@@ -30,7 +30,7 @@ class OutputError(ValueError):
 def rows(graded: list[Graded]) -> list[dict[str, object]]:
   return [{"student": g.student, "exercise": g.report.exercise, "score": g.report.score,
            "max_score": g.report.max_score,
-           "feedback": ("isolation was OFF (--sandbox none); " if g.isolation_off else "")
+           "feedback": (say(g.report.lang, "isolation_off_column") if g.isolation_off else "")
            + g.report.summary()} for g in graded]
 
 
@@ -118,16 +118,19 @@ def format_table(graded: list[Graded], feedback_width: int = 90) -> str:
 
 
 def feedback_page(graded: Graded) -> str:
+  lang = graded.report.lang  # the student's language: the page is theirs
   page = graded.report.to_markdown(graded.student)
   if graded.isolation_off:
-    page = f"> **{md(ISOLATION_OFF)}**\n\n" + page
-  extra = [f"Graded file: {md(graded.path.name)}"] + [md(line) for line in graded.info]
-  page += "\n## Your file\n\n" + "\n".join(f"- {line}" for line in extra) + "\n"
+    page = f"> **{md(say(lang, 'isolation_off'))}**\n\n" + page
+  extra = [say(lang, "graded_file", name=md(graded.path.name))] + [md(line)
+                                                                  for line in graded.info]
+  page += f"\n## {say(lang, 'your_file')}\n\n" + "\n".join(f"- {line}" for line in extra) + "\n"
   if graded.output:
     shown = clean(graded.output, keep_newlines=True).rstrip()
     fence = fence_for(shown)
-    page += (f"\n## What your code printed (first {len(graded.output.encode()):,} of "
-             f"{graded.output_size:,} bytes)\n\n{fence}text\n{shown}\n{fence}\n")
+    printed = say(lang, "printed", shown=f"{len(graded.output.encode()):,}",
+                  size=f"{graded.output_size:,}")
+    page += f"\n## {printed}\n\n{fence}text\n{shown}\n{fence}\n"
   return page
 
 

@@ -45,6 +45,7 @@ ALIASES = {
     "last": ("last_name", "lastname", "surname", "family_name"),
     "login": ("sis_login_id", "login_id", "login", "username", "user_name"),
     "section": ("section", "sections", "group"),
+    "language": ("language", "lang", "feedback_language"),
 }
 
 
@@ -63,6 +64,7 @@ class Entry:
   login: str = ""
   section: str = ""
   canvas_id: str = ""  # Canvas's own user id (the "ID" column of a Canvas export)
+  language: str = ""  # the language of this student's feedback (en, fr, id; "": --lang's)
 
   def label(self) -> str:
     who = self.name or self.email or self.id or self.login or self.canvas_id
@@ -131,7 +133,8 @@ def load_roster(path: Path) -> Roster:
     if canvas and name.strip().lower() == "points possible":
       continue  # a Canvas export's row of points, nobody's
     entry = Entry(number, id=cell("id"), email=cell("email"), name=name, login=cell("login"),
-                  section=cell("section"), canvas_id=cell("canvas_id"))
+                  section=cell("section"), canvas_id=cell("canvas_id"),
+                  language=_language(path, number, cell("language")))
     if not (entry.id or entry.email or entry.login or entry.canvas_id):
       raise RosterError(f"--roster {path}, line {number}: no id and no email")
     entries.append(entry)
@@ -149,6 +152,39 @@ def load_roster(path: Path) -> Roster:
   if not entries:
     raise RosterError(f"--roster {path} lists nobody")
   return Roster(entries, "canvas export" if canvas else "moodle export" if moodle else "roster")
+
+
+def _language(path: Path, number: int, value: str) -> str:
+  """A roster cell's language as a course language code (``fr``, ``FR``, ``fr-FR`` all name
+  French; empty: the ``--lang`` default). Anything else is refused, naming the line: a typo
+  must not quietly give a student feedback in another language."""
+  if not value:
+    return ""
+  from adkcourse.quiz.language import available_languages, resolve_language
+
+  try:
+    return resolve_language(value)
+  except ValueError:
+    raise RosterError(f"--roster {path}, line {number}: language {one_line(value, 40)!r} is "
+                      f"not a course language (one of {', '.join(available_languages())})"
+                      ) from None
+
+
+def languages(students: Sequence[str], roster: Roster) -> dict[str, str]:
+  """student id -> the language its roster entry gives (matched as ``match`` matches: id,
+  login or email, any case); students without one are left out."""
+  index: dict[str, list[Entry]] = {}
+  for entry in roster.entries:
+    for key in {entry.id, entry.login, entry.email.casefold(), entry.canvas_id} - {""}:
+      index.setdefault(key, []).append(entry)
+  found: dict[str, str] = {}
+  for student in students:
+    entries = {e.row: e for key in {student, student.casefold()} for e in index.get(key, [])}
+    if len(entries) == 1:
+      entry = next(iter(entries.values()))
+      if entry.language:
+        found[student] = entry.language
+  return found
 
 
 def check_roster_for(fmt: str, roster: Roster) -> None:

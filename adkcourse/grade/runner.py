@@ -565,8 +565,11 @@ class Grader:
   """One grading run: its private folder, sandbox, judges and PostgreSQL servers."""
 
   def __init__(self, exercise: Exercise, isolation: Isolation, root: Path, *, jobs: int,
-               time_limit: float, memory_mb: int, seed: Optional[int] = None):
+               time_limit: float, memory_mb: int, seed: Optional[int] = None,
+               lang: str = "en", languages: Optional[dict[str, str]] = None):
     import secrets
+
+    self.lang, self.languages = lang, dict(languages or {})
 
     self.exercise, self.isolation, self.root = exercise, isolation, root
     self.time_limit, self.memory_mb = time_limit, memory_mb
@@ -691,7 +694,8 @@ class Grader:
       try:
         answer = judge.call({"op": "observe", "workdir": str(workdir),
                              "reports": unsealed(header.get("worlds") or [],
-                                                 header.get("seal_errors"))})
+                                                 header.get("seal_errors")),
+                             "lang": self.language_of(submission)})
         prepared = False
       except JudgeError as error:
         graded.timed_out = graded.timed_out or error.timed_out
@@ -713,6 +717,10 @@ class Grader:
           pass
       if server is not None:
         server.stop()
+
+  def language_of(self, submission: Submission) -> str:
+    """The language of this student's feedback: the roster's, else the run's ``--lang``."""
+    return self.languages.get(submission.student, self.lang)
 
   def _seed_for(self, submission: Submission) -> int:
     """The seed of this submission's worlds: the same on every grading of it in this run
@@ -813,7 +821,8 @@ def _by_item(copied: list, results: list[Graded]) -> list:
 def grade_all(exercise_name: str, submissions: list[Submission], *, jobs: int = 2,
               time_limit: float = 30.0, memory_mb: int = 2048, progress: bool = True,
               scratch: Optional[Path] = None, sandbox: str = "bwrap",
-              isolation: Optional[Isolation] = None, seed: Optional[int] = None
+              isolation: Optional[Isolation] = None, seed: Optional[int] = None,
+              lang: str = "en", languages: Optional[dict[str, str]] = None
               ) -> list[Graded]:
   """Grade every submission, ``jobs`` at a time; results sorted by student.
 
@@ -821,6 +830,8 @@ def grade_all(exercise_name: str, submissions: list[Submission], *, jobs: int = 
   cannot run); ``"none"`` runs them with the grader's rights (every page says so). An
   ``isolation`` from ``sandbox.detect`` can be passed instead (the caller then closes it).
   ``seed`` makes each student's data the same on every run (default: fresh data each time).
+  ``lang`` is the language of every report, ``languages`` (student id -> code) a student's
+  own where it differs: the same grading, only the sentences change (``wording``).
   """
   from tqdm import tqdm
 
@@ -840,7 +851,7 @@ def grade_all(exercise_name: str, submissions: list[Submission], *, jobs: int = 
   try:
     copied = copy_submissions(submissions, root / "submissions")
     grader = Grader(exercise, isolation, root, jobs=jobs, time_limit=time_limit,
-                    memory_mb=memory_mb, seed=seed)
+                    memory_mb=memory_mb, seed=seed, lang=lang, languages=languages)
     for judge in grader._all_judges:  # from this thread; all warm up at once
       judge.launch()
     for judge in grader._all_judges:
@@ -885,4 +896,8 @@ def grade_all(exercise_name: str, submissions: list[Submission], *, jobs: int = 
       graded.report.notes = (_merge(graded.report.notes, list(submission.notes))
                              if submission.problem else
                              _merge(list(submission.notes), graded.report.notes))
+  for graded in results:
+    student_lang = (languages or {}).get(graded.student, lang)
+    if student_lang != "en":  # the grader's notes were made in English: said in theirs now
+      graded.report = graded.report.in_language(student_lang)
   return sorted(results, key=lambda g: g.student)

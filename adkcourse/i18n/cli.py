@@ -2,16 +2,20 @@
 
 * ``status [LANG...]``: what is missing, stale or unusable, per language, with the English
   diff of every stale lesson cell; always exits 0 (a to-do list).
-* ``check``: the same for every language plus the generated notebooks; exit 1 on any finding.
-  CI runs it (``tests/test_translations.py``).
+* ``check``: the same for every language plus the generated notebooks (the lessons' and the
+  exercises'); exit 1 on any finding. CI runs it (``tests/test_translations.py``).
 * ``scaffold LANG [--prune]``: add an entry, holding the English, for every cell and question
   that has none; ``--prune`` drops entries whose cell or question is gone.
 * ``accept LANG NAME ID... | --all [--unchanged]``: record that these entries translate the
   current English (a stale entry must have been edited first, unless ``--unchanged``)
   (``NAME`` is a lesson / bank name such as ``01_sessions_events_state``; each id is looked up
   among the lesson's markdown cells and the bank's questions; ``widget`` names the quiz
-  widget's own words, ``adkcourse/quiz/messages.py``, by message key).
+  widget's own words, ``adkcourse/quiz/messages.py``, by message key; an exercise name such as
+  ``forget_user`` its texts, ``statement`` and ``hint-N``; ``_notebook`` the texts every
+  exercise notebook shares, ``adkcourse/i18n/exercises.py``).
 * ``generate [LANG...]``: write ``notebooks/<lang>/*.ipynb`` from the executed English notebooks.
+  (The exercise notebooks, ``labs/exercises/<lang>/``, are written with the English ones by
+  ``python scripts/generate_exercises.py``.)
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from . import LANGUAGES, NOTEBOOKS_DIR, QUIZZES_DIR, TRANSLATIONS_DIR
-from . import lessons, quizzes, widget
+from . import exercises, glossary, grader, lessons, pages, quizzes, widget
 from .findings import Finding, shown_path
 
 
@@ -60,8 +64,44 @@ def findings(langs: Sequence[str], *, generated: bool = True) -> list[Finding]:
       for lesson in lessons.lesson_names():
         result += lessons.generated_findings(lang, lesson, render=render_quiz)
     result += widget.findings(lang)
+    result += exercises.findings(lang)
+    result += grader.findings(lang)
+    result += pages.findings(lang)
+    result += glossary.findings(lang)
     result += _orphan_files(lang)
+  if generated:
+    result += _exercise_notebook_findings(langs)
   return result
+
+
+def _exercise_notebook_findings(langs: Sequence[str]) -> list[Finding]:
+  """The translated exercise notebooks that ``scripts/generate_exercises.py`` would write
+  differently now, or that are missing or orphaned (its ``--check``, for ``langs``' folders)."""
+  import importlib.util
+
+  root = NOTEBOOKS_DIR.parent
+  script = root / "scripts" / "generate_exercises.py"
+  if not script.exists():  # a copy of the lessons' machinery without the exercises
+    return []
+  spec = importlib.util.spec_from_file_location("adkcourse_generate_exercises", script)
+  if spec is None or spec.loader is None:
+    return []
+  module = importlib.util.module_from_spec(spec)
+  sys.modules[spec.name] = module  # its dataclasses look their module up
+  try:
+    spec.loader.exec_module(module)
+    problems = module.stale_files(root)
+  except module.ExerciseSourceError as error:  # the English source's own problem
+    return [Finding(lang, "exercises/", "", "invalid", str(error)) for lang in langs]
+  found = []
+  for problem in problems:
+    state, _, path = problem.rpartition(": ")
+    parts = path.split("/")
+    if len(parts) == 4 and parts[:2] == ["labs", "exercises"] and parts[2] in langs:
+      found.append(Finding(parts[2], path, "", "outdated" if "orphaned" not in state else
+                           "orphan", f"{state}: run `python scripts/generate_exercises.py` "
+                           "(never edit it by hand)"))
+  return found
 
 
 def _orphan_files(lang: str) -> list[Finding]:
@@ -88,7 +128,7 @@ def _summary(found: list[Finding], langs: Sequence[str]) -> str:
   for lang in langs:
     mine = [f for f in found if f.language == lang]
     counts = {kind: sum(f.kind == kind for f in mine) for kind in
-              ("missing", "stale", "unaccepted", "invalid", "orphan", "outdated")}
+              ("missing", "stale", "unaccepted", "invalid", "orphan", "outdated", "term")}
     text = ", ".join(f"{n} {kind}" for kind, n in counts.items() if n) or "up to date"
     parts.append(f"{lang}: {text}")
   return "; ".join(parts)
@@ -112,6 +152,9 @@ def _status(args: argparse.Namespace) -> int:
       lesson = Path(finding.file).stem
       print("    " + lessons.english_diff(finding.language, lesson, finding.where)
             .replace("\n", "\n    ").rstrip())
+    elif finding.kind == "stale" and "/exercises/" in finding.file.replace("\\", "/"):
+      print("    " + exercises.english_diff(finding.language, Path(finding.file).stem,
+                                            finding.where).replace("\n", "\n    ").rstrip())
     elif finding.kind == "stale" and "/quizzes/" in finding.file.replace("\\", "/"):
       bank = next(b for b in _banks() if b.name == Path(finding.file).stem)
       print("    " + quizzes.english_diff(finding.language, bank, finding.where, TRANSLATIONS_DIR)
@@ -136,12 +179,20 @@ def _scaffold(args: argparse.Namespace) -> int:
                 for lesson in lessons.lesson_names())
     added += sum(quizzes.scaffold(lang, bank, TRANSLATIONS_DIR, prune=args.prune)
                  for bank in banks)
+    added += sum(exercises.scaffold(lang, name, prune=args.prune) for name in exercises.names())
+    added += grader.scaffold(lang, prune=args.prune)
     print(f"{lang}: {added} entries added under {TRANSLATIONS_DIR.name}/{lang}/", file=sys.stderr)
   return 0
 
 
 def _accept(args: argparse.Namespace) -> int:
   lang = _langs([args.lang])[0]
+  if args.name == grader.NAME or args.name.startswith(grader.CHECKS + "/"):
+    ready = grader.acceptable(lang) if args.all else {args.name: list(args.ids)}
+    done = sum(len(grader.accept(lang, name, ids, unchanged=args.unchanged))
+               for name, ids in ready.items() if ids)
+    print(f"accepted {done} grader texts ({lang})", file=sys.stderr)
+    return 0
   if args.name == widget.NAME:
     keys, skipped = (widget.acceptable(lang) if args.all else (list(args.ids), []))
     if args.unchanged:
@@ -153,6 +204,8 @@ def _accept(args: argparse.Namespace) -> int:
             file=sys.stderr)
       return 1
     return 0
+  if args.name in exercises.names():
+    return _accept_exercise(args, lang)
   is_lesson = (NOTEBOOKS_DIR / f"{args.name}.ipynb").exists()
   bank = next((b for b in _banks() if b.name == args.name), None)
   if not is_lesson and bank is None:
@@ -201,6 +254,26 @@ def _accept(args: argparse.Namespace) -> int:
   return 0
 
 
+def _accept_exercise(args: argparse.Namespace, lang: str) -> int:
+  """``accept LANG forget_user statement hint-1`` (or ``--all``): an exercise's texts, or the
+  shared notebook texts (``_notebook``)."""
+  skipped: list[str] = []
+  if args.all:
+    ids, skipped = exercises.acceptable(lang, args.name)
+    if args.unchanged:
+      ids, skipped = ids + skipped, []
+  else:
+    ids = list(args.ids)
+  exercises.accept(lang, args.name, ids, unchanged=args.unchanged)
+  print(f"accepted {len(ids)} texts of {args.name} ({lang}); then run `python "
+        "scripts/generate_exercises.py`", file=sys.stderr)
+  if skipped:
+    print(f"not accepted, stale and untouched since last accepted: {', '.join(skipped)} "
+          "(update them first; --unchanged if the English change needs none)", file=sys.stderr)
+    return 1
+  return 0
+
+
 def _generate(args: argparse.Namespace) -> int:
   changed = 0
   for lang in _langs(args.langs):
@@ -237,9 +310,11 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
   scaffold.set_defaults(run=_scaffold)
   accept = sub.add_parser("accept", help="mark entries as translating the current English")
   accept.add_argument("lang")
-  accept.add_argument("name", help="lesson or bank name, e.g. 01_sessions_events_state, or "
-                      "`widget` for the quiz widget's own words")
-  accept.add_argument("ids", nargs="*", help="cell ids and/or question ids")
+  accept.add_argument("name", help="lesson or bank name, e.g. 01_sessions_events_state, "
+                      "`widget` for the quiz widget's own words, an exercise name such as "
+                      "forget_user, or `_notebook` for the exercise notebooks' shared texts")
+  accept.add_argument("ids", nargs="*", help="cell ids and/or question ids (for an exercise: "
+                      "statement, hint-1, ...)")
   accept.add_argument("--all", action="store_true", help="every translated entry of NAME")
   accept.add_argument("--unchanged", action="store_true",
                       help="accept stale entries as they are (the English change needs no "

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Optional
 if TYPE_CHECKING:
   from .yamlfile import TranslationFileError
 
-KINDS = ("invalid", "missing", "stale", "unaccepted", "orphan", "outdated")
+KINDS = ("invalid", "missing", "stale", "unaccepted", "orphan", "outdated", "term")
 """invalid: the file cannot be used as written; missing: no translation yet; stale: made from an
 older English text; unaccepted: a translation written or edited since it was last accepted;
 orphan: the English cell, question or lesson is gone; outdated: a generated notebook differs

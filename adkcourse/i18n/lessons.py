@@ -306,11 +306,33 @@ _LINK = re.compile(r"(\]\(<?|\b(?:href|src)=[\"']|^\s{0,3}\[[^\]]+\]:\s*<?)([^)\
 _CODE = re.compile(r"^```.*?^```|`[^`\n]+`", re.MULTILINE | re.DOTALL)
 
 
-def relink(markdown: str, lesson_names_in_language: set[str]) -> str:
+_EXERCISE = re.compile(r"(?<![\w.-])((?:\.\./)*labs/exercises/)([A-Za-z0-9_]+\.ipynb)\b")
+"""An English exercise notebook as the lessons name it: ``labs/exercises/NAME.ipynb`` in a code
+span, or a link target with its ``../`` prefixes."""
+
+
+def exercise_names(notebooks_dir: Path = NOTEBOOKS_DIR) -> set[str]:
+  """The exercises that have a notebook in every course language: each ``exercises/NAME.py``
+  (``scripts/generate_exercises.py`` writes ``labs/exercises/<lang>/NAME.ipynb`` for all)."""
+  return {p.stem for p in (notebooks_dir.parent / "exercises").glob("*.py")
+          if not p.stem.startswith("_")}
+
+
+def relink(markdown: str, lesson_names_in_language: set[str], lang: Optional[str] = None,
+           exercises: Iterable[str] = ()) -> str:
   """Rewrite the relative links of a cell written for ``notebooks/`` so that they work from
   ``notebooks/<lang>/``: a link to a lesson that exists in the language stays (it reaches the
   translated sibling), anything else gets one more ``../``. Inline links, ``<...>`` targets,
-  reference definitions and ``href``/``src`` attributes are rewritten; code is left alone."""
+  reference definitions and ``href``/``src`` attributes are rewritten; other code is left alone.
+
+  With ``lang``, every mention of an exercise notebook in ``exercises`` (code spans included,
+  where the lessons name ``labs/exercises/NAME.ipynb`` from the repository's root) becomes that
+  language's, ``labs/exercises/<lang>/NAME.ipynb``: a French lesson sends its students to the
+  French exercise, not to the English one."""
+  if lang:
+    known = {f"{name}.ipynb" for name in exercises}
+    markdown = _EXERCISE.sub(lambda m: f"{m.group(1)}{lang}/{m.group(2)}"
+                             if m.group(2) in known else m.group(0), markdown)
   def fix(match: re.Match) -> str:
     lead, target = match.group(1), match.group(2)
     if re.match(r"^([a-z][a-z0-9+.-]*:|#|/)", target, re.IGNORECASE):
@@ -431,15 +453,16 @@ def translated_notebook(lang: str, lesson: str, *, render: QuizRenderer,
   english, _ = english_cells(lesson, notebooks_dir)
   entries, _ = load(translation_path(lang, lesson, root), lang)
   siblings = set(lesson_names(notebooks_dir))
+  exercises = exercise_names(notebooks_dir)
   notebook = copy.deepcopy(english)
   for cell in notebook.cells:
     if cell.cell_type == "markdown":
       entry = entries.get(cell.id)
       source = _source(cell)
       if entry is not None and entry.text.strip() and entry.hash == source_hash(source):
-        cell.source = relink(entry.text.rstrip("\n"), siblings)
+        cell.source = relink(entry.text.rstrip("\n"), siblings, lang, exercises)
       else:
-        cell.source = relink(source, siblings)
+        cell.source = relink(source, siblings, lang, exercises)
 
   def checklist_items() -> list[str]:  # from the translated markdown, as the kernel reads it
     from adkcourse.quiz.checklist import notebook_items

@@ -5,15 +5,18 @@ the very same code cell as the English ones (``show_quiz("01_sessions_events_sta
 unchanged by ``python -m adkcourse.i18n generate``). So the call cannot name the language; the
 kernel has to find it. Jupyter, nbval and nbclient start the kernel in the notebook's folder,
 and jupyter_server also sets ``JPY_SESSION_NAME`` to the notebook's path, so a kernel started
-for ``notebooks/fr/01_....ipynb`` knows it is French. ``ADKCOURSE_LANG`` covers the other cases
-(a notebook copied elsewhere, a script).
+for ``notebooks/fr/01_....ipynb`` knows it is French. The translated exercise notebooks,
+``labs/exercises/<code>/NAME.ipynb`` (``scripts/generate_exercises.py``), likewise run the
+English self-check cell unchanged, so their folder names the language too. ``ADKCOURSE_LANG``
+covers the other cases (a notebook copied elsewhere, a script).
 
 The order, first match wins:
 
 1. an explicit ``lang`` argument (an unknown code is a ``ValueError``: a typo must not silently
    show English);
-2. the working directory, when it is ``.../notebooks/<code>`` for a course language;
-3. ``$JPY_SESSION_NAME``, when the notebook it names is in ``.../notebooks/<code>/``;
+2. the working directory, when it is ``.../notebooks/<code>`` or ``.../labs/exercises/<code>``
+   for a course language;
+3. ``$JPY_SESSION_NAME``, when the notebook it names is in one of those folders;
 4. ``$ADKCOURSE_LANG`` (an unknown value warns and falls back to English: an environment
    variable set for another tool must not break every quiz);
 5. English.
@@ -31,6 +34,8 @@ from adkcourse.i18n import LANGUAGES, SOURCE_LANGUAGE
 LANG_VARIABLE = "ADKCOURSE_LANG"
 SESSION_VARIABLE = "JPY_SESSION_NAME"
 NOTEBOOKS_FOLDER = "notebooks"
+EXERCISES_FOLDER = ("labs", "exercises")
+"""Where the translated exercise notebooks live: ``labs/exercises/<code>/``."""
 
 
 def available_languages() -> list[str]:
@@ -49,8 +54,15 @@ def _known(code: str) -> Optional[str]:
 
 
 def folder_language(folder: Path) -> Optional[str]:
-  """``<code>`` for a folder ``.../notebooks/<code>`` of a translated course, else None."""
-  if folder.name in LANGUAGES and folder.parent.name == NOTEBOOKS_FOLDER:
+  """``<code>`` for a folder ``.../notebooks/<code>`` or ``.../labs/exercises/<code>`` of a
+  translated course, else None. Names are compared exactly, as the course writes its folders:
+  ``notebooks/fr`` is French, ``notebooks/FR`` or ``exercises/fr`` alone (no ``labs/``) is not."""
+  if folder.name not in LANGUAGES:
+    return None
+  parent = folder.parent
+  if parent.name == NOTEBOOKS_FOLDER:
+    return folder.name
+  if (parent.parent.name, parent.name) == EXERCISES_FOLDER:
     return folder.name
   return None
 

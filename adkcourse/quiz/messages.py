@@ -214,7 +214,7 @@ MESSAGES: dict[str, dict[str, Text]] = {
     "try_again_hint": {
         "en": "Press {button} and have another go.",
         "fr": "Appuyez sur {button} pour faire une nouvelle tentative.",
-        "id": "Tekan {button} untuk menjawab lagi.",
+        "id": "Tekan {button}, lalu jawab ulang.",
     },
     "not_saved": {
         "en": "Your answer was graded but not saved to your progress file ({error}).",

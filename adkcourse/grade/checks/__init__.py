@@ -33,6 +33,7 @@ def get_exercise(name: str) -> Exercise:
 
 
 async def run_exercise_checks(name: str, fn: Optional[Callable], *,
+                              lang: Optional[str] = None,
                               workdir: Union[str, Path, None] = None,
                               time_limit: Optional[float] = None,
                               seed: Optional[int] = None,
@@ -51,14 +52,24 @@ async def run_exercise_checks(name: str, fn: Optional[Callable], *,
   ``cache``: a ``TemplateCache`` (``_engine``) that keeps each world's template and reference
   run for the next trial on the same seed (a batch of submissions). Never raises because of
   the submission: problems become notes.
+
+  ``lang``: the language of the report (``"en"``, ``"fr"``, ``"id"``). None: the notebook's
+  own language (``adkcourse.quiz.language.resolve_language``: the kernel of a notebook in
+  ``labs/exercises/fr/`` reports in French); an unknown code is a ``ValueError``. Only the
+  sentences change with it: the worlds, the checks and the points are the same.
   """
+  from adkcourse.quiz.language import resolve_language
+
+  from ..wording import english
   from ._engine import run_trial
 
+  lang = resolve_language(lang)  # first: a typo in the code fails before anything runs
   exercise = get_exercise(name)
   if fn is None:
-    return exercise.zero_report(f"no function named `{name}` was found")
+    return exercise.zero_report(english("no_function", name=name), lang)
   if not callable(fn):
-    return exercise.zero_report(f"`{name}` is a {type(fn).__name__}, not a function")
+    return exercise.zero_report(english("not_a_function", name=name, kind=type(fn).__name__),
+                                lang)
   if workdir is None:
     from adkcourse.scratch import fresh_scratch
 
@@ -73,7 +84,7 @@ async def run_exercise_checks(name: str, fn: Optional[Callable], *,
     postgres_url = postgres_server().url
   seeds = list(worlds) if worlds is not None else world_seeds(seed, exercise.worlds)
   return await run_trial(exercise, fn, workdir, Resources(postgres_url=postgres_url), seeds,
-                         time_limit=time_limit, reference=reference, cache=cache)
+                         time_limit=time_limit, reference=reference, cache=cache, lang=lang)
 
 
 run_checks = run_exercise_checks

@@ -59,6 +59,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable, Iterable, Optional
 
 from ..report import CheckResult, Report
+from ..wording import check_text, english, say, translate, translate_all
 from ._harness import ActWorld, outcome_note
 
 Key = tuple
@@ -174,10 +175,11 @@ class Exercise:
   def max_score(self) -> float:
     return round(sum(c.points for c in self.checks), 2)
 
-  def zero_report(self, reason: str) -> Report:
-    """The report of a submission that could not run at all: every check at 0."""
-    return Report(self.name, [CheckResult(c.name, c.points, 0.0, "not run")
-                              for c in self.checks], [reason])
+  def zero_report(self, reason: str, lang: str = "en") -> Report:
+    """The report of a submission that could not run at all: every check at 0 (``reason``,
+    written in English, is shown in ``lang``)."""
+    return Report(self.name, [CheckResult(c.name, c.points, 0.0, say(lang, "not_run"))
+                              for c in self.checks], [translate(lang, reason)], lang=lang)
 
   def is_open(self, key: Key, spec: dict, pristine: Observation) -> bool:
     key = _bare(key)
@@ -249,7 +251,7 @@ def same_difference(a: Difference, b: Difference) -> bool:
 def show(value: Any) -> str:
   """A value as a student reads it in feedback (cut short)."""
   if value is ABSENT:
-    return "nothing"
+    return english("nothing")
   try:
     text = json.dumps(value, ensure_ascii=False, sort_keys=True)
     if unicodedata.normalize("NFC", text) != text:  # looks the same as its NFC twin: say so
@@ -262,14 +264,14 @@ def show(value: Any) -> str:
 def show_pair(expected: Any, found: Any) -> str:
   """"expected X, found Y", and for two long strings that share a beginning, where they part
   (shown cut short, a truncation or a changed end would read as the same two texts)."""
-  text = f"expected {show(expected)}, found {show(found)}"
   if (isinstance(expected, str) and isinstance(found, str)
       and max(len(expected), len(found)) > VALUE_CHARS // 2):
     common = len(os.path.commonprefix([expected, found]))
-    text += (f" ({len(expected):,} and {len(found):,} characters, the same up to character "
-             f"{common:,}: expected {show(expected[common:common + 40])} from there, found "
-             f"{show(found[common:common + 40])})")
-  return text
+    return english("expected_found_long", expected=show(expected), found=show(found),
+                   expected_length=f"{len(expected):,}", found_length=f"{len(found):,}",
+                   common=f"{common:,}", expected_end=show(expected[common:common + 40]),
+                   found_end=show(found[common:common + 40]))
+  return english("expected_found", expected=show(expected), found=show(found))
 
 
 def default_describe(spec: dict, key: Key) -> str:  # noqa: ARG001
@@ -298,14 +300,14 @@ class WorldResult:
 def outcome_value(outcome: dict) -> Any:
   """What of a call's outcome the contract sees: returned, a ValueError, or another raise."""
   if outcome.get("stopped"):
-    return f"stopped ({outcome['stopped']} time limit)"
+    return english("outcome_stopped", kind=outcome["stopped"])
   raised = outcome.get("raised")
   if raised is None:
-    return "returned"
+    return english("outcome_returned")
   if outcome.get("value_error"):  # "raise ValueError saying why": an empty message says nothing
-    return "raised ValueError" if (outcome.get("message") or "").strip() else \
-        "raised ValueError without a message"
-  return f"raised {raised}"
+    return english("outcome_raised", name="ValueError") if (
+        outcome.get("message") or "").strip() else english("outcome_value_error_empty")
+  return english("outcome_raised", name=raised)
 
 
 def _failure(result: WorldResult) -> Optional[str]:
@@ -313,21 +315,20 @@ def _failure(result: WorldResult) -> Optional[str]:
   if result.failure:
     return result.failure
   if result.submission is None:
-    return "the run left nothing to observe"
+    return english("left_nothing")
   for number, outcome in enumerate(result.outcomes):
     expected = (result.reference_outcomes[number] if number < len(result.reference_outcomes)
                 else {"raised": None})
     if outcome.get("stopped"):
-      return outcome_note(outcome) or "stopped at its time limit"
+      return outcome_note(outcome) or english("stopped_at_limit")
     if outcome.get("raised") and not expected.get("raised"):
-      return (f"{outcome_note(outcome)}, where a right answer returns: nothing it did in this "
-              "world counts")
+      return english("raised_where_returns", note=outcome_note(outcome))
     if outcome.get("raised") and outcome_value(outcome) != outcome_value(expected):
-      return (f"{outcome_note(outcome)}, where a right answer has {outcome_value(expected)}: "
-              "nothing it did in this world counts")
+      return english("raised_where_has", note=outcome_note(outcome),
+                     expected=outcome_value(expected))
   if len(result.outcomes) < len(result.reference_outcomes):
-    return (f"the run ended after {len(result.outcomes)} of "
-            f"{len(result.reference_outcomes)} calls")
+    return english("run_ended_after", done=len(result.outcomes),
+                   count=len(result.reference_outcomes))
   return None
 
 
@@ -348,8 +349,8 @@ def world_problems(exercise: Exercise, result: WorldResult) -> dict[str, list[st
     for number, (expected, found) in enumerate(zip(result.reference_outcomes, result.outcomes)):
       a, b = outcome_value(expected), outcome_value(found)
       if a != b:
-        problems[outcome_check].append(f"call {number + 1} ({found.get('label')}): expected "
-                                       f"it to have {a}, it {b}")
+        problems[outcome_check].append(english("call_outcome", number=number + 1,
+                                               label=found.get("label"), expected=a, found=b))
     found = differences(result.reference, seen, lambda key: exercise.is_open(key, spec, pristine))
     at_return = {d.key: d for d in found if d.key[:1] != (AFTER,)}
     found = [d for d in found if d.key[:1] != (AFTER,)] + [  # at return first; once if alike
@@ -357,14 +358,14 @@ def world_problems(exercise: Exercise, result: WorldResult) -> dict[str, list[st
             d.key[1:] in at_return and same_difference(at_return[d.key[1:]], d))]
     for diff in found:
       if diff.key[:1] == (RETURNED,):
-        where = f"what call {diff.key[1] + 1} returned"
+        where = english("what_call_returned", number=diff.key[1] + 1)
         checks = (outcome_check,)
       else:
         where = describe(spec, _bare(diff.key))
         checks = _names(exercise.classify(spec, _bare(diff.key)))
       if diff.key[:1] == (AFTER,):
-        where += " (as the run finally left it)"
-      text = f"{where}: {show_pair(diff.expected, diff.found)}"
+        where = english("finally_left", where=where)
+      text = english("at_where", where=where, what=show_pair(diff.expected, diff.found))
       for check in checks:
         problems.setdefault(check, []).append(text)
   if exercise.properties is not None:
@@ -374,7 +375,7 @@ def world_problems(exercise: Exercise, result: WorldResult) -> dict[str, list[st
       problems.setdefault(check, []).append(problem)
     if final:
       for check, problem in exercise.properties(spec, final, pristine):
-        problems.setdefault(check, []).append(f"{problem} (as the run finally left it)")
+        problems.setdefault(check, []).append(english("finally_left", where=problem))
   acted_check = [c.name for c in exercise.checks] if exercise.compare_to_reference else []
   if acted_check:
     skip = lambda key: exercise.is_open(key, spec, pristine)  # noqa: E731
@@ -387,8 +388,7 @@ def world_problems(exercise: Exercise, result: WorldResult) -> dict[str, list[st
     reference_changed = bool(differences(baseline, reference_at_return, skip))
     if unchanged and reference_changed:
       for name in acted_check:
-        problems[name].append("the function changed nothing here, where a right answer does: "
-                              "leaving things as they are proves nothing yet")
+        problems[name].append(english("changed_nothing"))
   unknown = set(problems) - {c.name for c in exercise.checks}
   if unknown:  # an exercise's own bug: never silently credit it
     raise ValueError(f"classify() named unknown checks: {sorted(unknown)}")
@@ -399,14 +399,21 @@ def _names(classified: Any) -> tuple[str, ...]:
   return (classified,) if isinstance(classified, str) else tuple(classified)
 
 
-def _world_name(exercise: Exercise, result: WorldResult) -> str:
+def _world_name(exercise: Exercise, result: WorldResult, lang: str = "en") -> str:
   label = exercise.label(result.spec)
-  return f"world {result.index + 1} (seed {result.seed}{', ' + label if label else ''})"
+  if label:
+    return say(lang, "world_labelled", number=result.index + 1, seed=result.seed,
+               label=translate(lang, label))
+  return say(lang, "world", number=result.index + 1, seed=result.seed)
 
 
-def judge(exercise: Exercise, results: list[WorldResult]) -> Report:
+def judge(exercise: Exercise, results: list[WorldResult], lang: str = "en") -> Report:
   """The report: each check's share of points over the worlds, feedback a student can act on
-  (which world and seed, which item, expected versus found), and the notes of the runs."""
+  (which world and seed, which item, expected versus found), and the notes of the runs.
+
+  ``lang``: the language the student reads. Everything is judged, grouped and folded on the
+  English texts; only what is shown is then said in ``lang`` (``wording``), so a grade never
+  depends on the language."""
   if not results:
     raise ValueError("no world to judge")  # never full marks for having judged nothing
   verdicts = [world_problems(exercise, result) for result in results]
@@ -415,21 +422,24 @@ def judge(exercise: Exercise, results: list[WorldResult]) -> Report:
   for check in exercise.checks:
     met = [not v[check.name] for v in verdicts]
     earned = round(check.points * sum(met) / max(1, len(met)), 2)
+    def text(field: str) -> str:
+      return check_text(lang, exercise.name, check.name, field, getattr(check, field))
+
     if all(met):
-      feedback = check.success or f"met in all {len(met)} worlds"
+      feedback = text("success") or say(lang, "met_all", count=len(met))
     elif not started:
-      feedback = "not met yet: " + check.requires.replace("`", "")
+      feedback = say(lang, "not_met_yet", requires=text("requires").replace("`", ""))
     else:
       failing = [i for i, ok in enumerate(met) if not ok]
       first = results[failing[0]]
       problems = verdicts[failing[0]][check.name]
-      shown = "; ".join(problems[:MAX_SHOWN])
+      shown = say(lang, "separator").join(translate_all(lang, problems[:MAX_SHOWN]))
       more = len(problems) - MAX_SHOWN
-      feedback = (f"not met in {len(failing)} of {len(met)} worlds. "
-                  f"{_world_name(exercise, first)}: {shown}"
-                  + (f"; and {more} more difference(s)" if more > 0 else ""))
+      feedback = (say(lang, "not_met", failing=len(failing), count=len(met),
+                      world=_world_name(exercise, first, lang), problems=shown)
+                  + (say(lang, "more_differences", count=more) if more > 0 else ""))
       if check.hint and _failure(first) is None:  # a failed call: the hint is beside the point
-        feedback += f". {check.hint}"
+        feedback += f". {text('hint')}"
     rows.append(CheckResult(check.name, check.points, earned, feedback))
   notes: list[str] = []
   calls_alike: dict[str, list[str]] = {}  # how calls ended (their names left out): their notes
@@ -446,7 +456,8 @@ def judge(exercise: Exercise, results: list[WorldResult]) -> Report:
         calls_alike.setdefault(kind, []).append(note)
       notes += outcome.get("notes") or []
     notes += result.notes
-  return Report(exercise.name, rows, _fold_alike(notes, calls_alike))
+  return Report(exercise.name, rows, translate_all(lang, _fold_alike(notes, calls_alike)),
+                lang=lang)
 
 
 def _fold_alike(notes: list[str], calls_alike: dict[str, list[str]]) -> list[str]:
@@ -462,7 +473,7 @@ def _fold_alike(notes: list[str], calls_alike: dict[str, list[str]]) -> list[str
     distinct = list(dict.fromkeys(examples))
     folded += distinct[:MAX_ALIKE]
     if len(distinct) > MAX_ALIKE:
-      folded.append(f"and {len(distinct) - MAX_ALIKE} more call(s) that ended the same way")
+      folded.append(english("more_calls", count=len(distinct) - MAX_ALIKE))
   return folded
 
 
@@ -739,23 +750,22 @@ async def observe_world(exercise: Exercise, prepared: Prepared, report: Optional
   failure = None
   observed = None
   if report is None:
-    failure = "the run reported nothing for this world (it ended before reaching it)"
+    failure = english("reported_nothing")
   elif isinstance(report, dict) and type(report.get("unsealed")) is str:
-    failure = (f"what the run left could not be recorded after it ended "
-               f"({report['unsealed'][:300]}): the world cannot be observed")
+    failure = english("unsealed", detail=report["unsealed"][:300])
   try:
     observed = await _observe_run(exercise, prepared.spec, prepared.folder, prepared.inputs,
                                   "submission", prepared.snapshot_dir if snapshotted else None)
     observed.update(_server_observations(prepared.servers))
     observed.update(_returned(outcomes))
   except Exception as error:  # noqa: BLE001 - what a submission left may be anything
-    failure = f"what the run left could not be observed ({type(error).__name__}: {error})"
+    failure = english("not_observable", error=f"{type(error).__name__}: {error}")
   finally:
     if exercise.teardown is not None:
       await exercise.teardown(prepared.spec, prepared.inputs, prepared.resources)
   if not snapshotted and failure is None and outcomes and not any(
       o.get("stopped") or o.get("raised") for o in outcomes):
-    failure = "the run ended before its state at return time could be observed"
+    failure = english("ended_before_snapshot")
   return WorldResult(prepared.index, prepared.seed, prepared.spec, prepared.pristine,
                      prepared.reference, observed, prepared.reference_outcomes, outcomes,
                      notes + prepared.notes, failure, prepared.null)
@@ -804,9 +814,9 @@ def load_reference(name: str) -> Callable:
 async def run_trial(exercise: Exercise, fn: Callable, workdir: Path, resources: Resources,
                     seeds: Iterable[int], time_limit: Optional[float] = None,
                     reference: Optional[Callable] = None,
-                    cache: Optional[TemplateCache] = None) -> Report:
+                    cache: Optional[TemplateCache] = None, lang: str = "en") -> Report:
   """Every world of one trial in this process: prepare, act, observe, judge (``cache``: see
-  ``TemplateCache``)."""
+  ``TemplateCache``; ``lang``: the language of the report)."""
   from ._harness import TimeBudget
 
   reference = reference or load_reference(exercise.name)
@@ -835,4 +845,4 @@ async def run_trial(exercise: Exercise, fn: Callable, workdir: Path, resources: 
         except Exception:  # noqa: BLE001
           pass
     raise
-  return judge(exercise, results)
+  return judge(exercise, results, lang)

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Optional
 
 from ..tree import remove_tree, walk
+from ..wording import MESSAGES, english
 
 WALL_FACTOR = 6.0  # a call's wall-clock limit: this many times its CPU limit...
 WALL_SLACK = 5.0  # ... plus this many seconds (a blocked call, never a slow machine)
@@ -256,9 +257,9 @@ class _StartedTasks:
     return len(pending)
 
 
-LEFT_RUNNING = ("{who} returned while {count} task(s) it started were still running (`create_task`, "
-                "`ensure_future`): they were stopped there, so what they would have done did not "
-                "happen; await what you start")
+LEFT_RUNNING = MESSAGES["left_running_it"]["en"].replace("it returned", "{who} returned", 1)
+"""``LEFT_RUNNING.format(who=..., count=...)``: ``who`` is ``it`` or ``the callback``, the two
+rows ``left_running_it`` and ``left_running_callback`` of ``wording`` (translated from there)."""
 
 
 async def _guarded(awaitable: Any) -> Any:
@@ -277,11 +278,9 @@ def _contract_error(value: Any, name: str, is_async: Optional[bool]) -> Optional
   """Why what ``name`` returned breaks the contract (None: it keeps it). Judged on the value,
   not the definition: a plain ``def`` that returns a coroutine can be awaited, as it must."""
   if is_async and not inspect.isawaitable(value):
-    return (f"it returned {type(value).__name__}, not an awaitable: the contract is "
-            f"`async def`, and its caller's `await {name}(...)` fails here")
+    return english("contract_not_awaitable", kind=type(value).__name__, name=name)
   if is_async is False and inspect.isawaitable(value):
-    return ("it returned a coroutine: the contract is a plain `def`, and its caller does not "
-            "await what it returns (so none of it runs for them)")
+    return english("contract_coroutine")
   return None
 
 
@@ -315,7 +314,7 @@ async def call_limited(fn: Callable, *args: Any, label: str, is_async: Optional[
         finally:
           left = its_tasks.stop_leftovers()
           if left:
-            outcome.notes.append(LEFT_RUNNING.format(who="it", count=left))
+            outcome.notes.append(english("left_running_it", count=left))
       result = value
     outcome.returned = describe(result)
   except (SubmissionTimeout, asyncio.CancelledError) as error:
@@ -361,24 +360,23 @@ def outcome_note(outcome: dict[str, Any], share: Optional[float] = None) -> Opti
   """The one line a student reads about a call that did not simply return."""
   name = outcome.get("label") or "the function"
   total = outcome.get("time_limit")
-  limit = "its time limit" + (f" ({total:g} CPU s for the whole run)"
-                              if isinstance(total, (int, float)) else "")
+  limit = (english("limit_total", total=f"{total:g}") if isinstance(total, (int, float))
+           else english("limit_plain"))
   if outcome.get("stopped") == "cpu":
-    limit = f"its share ({share:.3g} CPU s) of the time limit" if share else limit
-    return (f"`{name}` was still computing at {limit} and was stopped: look for an endless "
-            "loop")
+    limit = english("limit_share", share=f"{share:.3g}") if share else limit
+    return english("stopped_cpu", name=name, limit=limit)
   if outcome.get("stopped") == "wall":
-    return (f"`{name}` was still waiting (using no CPU) long after {limit} and was "
-            "stopped: look for a sleep, a lock or a connection that never answers")
+    return english("stopped_wall", name=name, limit=limit)
   raised = outcome.get("raised")
   if raised == "SystemExit":
-    return f"`{name}` called sys.exit({outcome.get('exit_code')!r})"
+    return english("sys_exit", name=name, code=repr(outcome.get("exit_code")))
   if raised == "NotImplementedError":
-    return f"`{name}` raised NotImplementedError: the stub is not replaced yet"
+    return english("stub", name=name)
   if raised:  # the message's first line only: a driver's error goes on with SQL and values
     message = (outcome.get("message") or "").strip().splitlines()[:1]
     message = message[0][:300] if message else ""
-    return f"`{name}` raised {raised}" + (f": {message}" if message else "")
+    return (english("raised_message", name=name, raised=raised, message=message) if message
+            else english("raised", name=name, raised=raised))
   return None
 
 
@@ -435,8 +433,8 @@ def snapshot_folder(folder: Path, into: Path, cap: int = SNAPSHOT_CAP,
 
   def unlisted(error: OSError) -> None:
     where = Path(error.filename or folder)
-    notes.append(f"{where.relative_to(folder) if where != folder else '.'} could not be "
-                 f"listed ({error.strerror})")
+    notes.append(english("not_listed", path=where.relative_to(folder) if where != folder
+                         else ".", error=error.strerror))
 
   for root, dirs, files in walk(folder, onerror=unlisted):
     if only is not None and Path(root) == folder:
@@ -449,10 +447,10 @@ def snapshot_folder(folder: Path, into: Path, cap: int = SNAPSHOT_CAP,
       try:
         info = os.lstat(source)
         if not stat.S_ISREG(info.st_mode):
-          notes.append(f"{relative} is not a regular file: not observed")
+          notes.append(english("not_regular", path=relative))
           continue
         if total + info.st_size > cap:
-          notes.append(f"{relative} is beyond the {cap:,} bytes observed")
+          notes.append(english("beyond_cap", path=relative, cap=f"{cap:,}"))
           continue
         target = into / relative
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -461,7 +459,7 @@ def snapshot_folder(folder: Path, into: Path, cap: int = SNAPSHOT_CAP,
         target.write_bytes(data)
         total += len(data)
       except OSError as error:
-        notes.append(f"{relative} could not be read ({error.strerror})")
+        notes.append(english("not_read", path=relative, error=error.strerror))
   return notes
 
 

@@ -32,7 +32,8 @@ from typing import Any, Callable, Optional
 from google.adk.runners import Runner
 
 from ._engine import Check, Exercise, Open, Resources
-from ._harness import LEFT_RUNNING, ActWorld, quiet_adk
+from ..wording import english
+from ._harness import ActWorld, quiet_adk
 from ._remember_with_consent_support import (SEARCHED, CallbackWatch, ChannelMemoryService,
                                              MemoryServer, StampedSessions, concierge, event_id,
                                              turn_call)
@@ -190,7 +191,7 @@ async def act(fn: Callable, world: ActWorld) -> None:
       if world.outcomes[-1].get("stopped"):
         break
   if watch.left_running:
-    world.snapshot_notes.append(LEFT_RUNNING.format(who="the callback", count=watch.left_running))
+    world.snapshot_notes.append(english("left_running_callback", count=watch.left_running))
   world.snapshot()
 
 
